@@ -1,0 +1,43 @@
+/**
+ * The one hook every tool call passes through (SPEC §3.6): the model's calls, the deterministic planner's,
+ * and the policy solver's own data fetches. The policy engine implements it; the default guard (used when
+ * no rulebase is loaded) requires approval for every write and allows every read.
+ */
+export type CallOrigin = 'model' | 'planner' | 'solver' | 'system';
+
+export interface ToolCallRequest {
+  tool: string;
+  kind: 'read' | 'write';
+  args: Record<string, unknown>;
+  origin: CallOrigin;
+  conversationId: string;
+}
+
+export interface GuardVerdict {
+  decision: 'allow' | 'require_approval' | 'deny';
+  /** A sentence the agent can relay to a person. */
+  reason: string;
+  /** "Why this is allowed": derivation lines shown on the approval card. */
+  why?: string[];
+  /** "What is missing" when blocked: data tools to call, or questions to ask a person. */
+  missing?: { tools: string[]; questions: string[] };
+}
+
+export interface GuardEnv {
+  now: Date;
+  timezone: string;
+  /** Lets the solver fetch a missing base fact through a (guarded) read tool. */
+  callReadTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface ToolGuard {
+  check(call: ToolCallRequest, env: GuardEnv): Promise<GuardVerdict>;
+}
+
+export const approvalForEveryWrite: ToolGuard = {
+  async check(call) {
+    return call.kind === 'write'
+      ? { decision: 'require_approval', reason: 'Every write needs a person to approve it.' }
+      : { decision: 'allow', reason: 'Reads are allowed.' };
+  },
+};

@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+
+/**
+ * A tool the agent (model or rules planner) can call. Read tools run directly (through the guard);
+ * write tools never run directly: the executor only invokes `run` for an APPROVED pending action whose
+ * argument hash matches (SPEC §6.1), or when the policy guard explicitly allows it without approval.
+ */
+export type ToolKind = 'read' | 'write';
+
+export interface ToolContext {
+  conversationId: string;
+  runId: string;
+  /** Idempotency key for write tools: the pending action id, so a retried send can be reconciled. */
+  actionId?: string;
+  now: Date;
+  timezone: string;
+  signal?: AbortSignal;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType, Deps = unknown> {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  /** Group for docs and the PWA ("openphone", "google", "memory", …). */
+  group: string;
+  input: Schema;
+  run(deps: Deps, input: z.infer<Schema>, ctx: ToolContext): Promise<unknown>;
+  /**
+   * For writes whose outcome is unknown after a crash (EXECUTING with no result): look the action up at the
+   * provider instead of resending. Returns the result if it happened, undefined if it did not.
+   */
+  reconcile?(deps: Deps, input: z.infer<Schema>, ctx: ToolContext): Promise<unknown | undefined>;
+  /** One-line human summary of a call, for approval cards and the audit log ("Text Maria Lopez: …"). */
+  summarize?(input: z.infer<Schema>): string;
+}
+
+/** Output caps keep tool results small enough for the model's context and the DynamoDB item limit. */
+export const TOOL_OUTPUT_MAX_CHARS = 12_000;
+
+export function capOutput(value: unknown, max = TOOL_OUTPUT_MAX_CHARS): unknown {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined || text.length <= max) return value;
+  return { truncated: true, originalChars: text.length, preview: text.slice(0, max) };
+}
