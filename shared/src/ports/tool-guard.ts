@@ -7,7 +7,7 @@ export type CallOrigin = 'model' | 'planner' | 'solver' | 'system';
 
 export interface ToolCallRequest {
   tool: string;
-  kind: 'read' | 'write';
+  kind: 'read' | 'write' | 'internal';
   args: Record<string, unknown>;
   origin: CallOrigin;
   conversationId: string;

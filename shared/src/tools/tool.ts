@@ -4,8 +4,10 @@ import type { z } from 'zod';
  * A tool the agent (model or rules planner) can call. Read tools run directly (through the guard);
  * write tools never run directly: the executor only invokes `run` for an APPROVED pending action whose
  * argument hash matches (SPEC §6.1), or when the policy guard explicitly allows it without approval.
+ * `internal` tools change only the assistant's own state (its memory workspace, the conversation focus):
+ * they need no approval but every call is audited (SPEC §3.4, memory row).
  */
-export type ToolKind = 'read' | 'write';
+export type ToolKind = 'read' | 'write' | 'internal';
 
 export interface ToolContext {
   conversationId: string;
