@@ -14,7 +14,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;

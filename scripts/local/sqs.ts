@@ -24,7 +24,8 @@ export async function startSqs(opts: { port?: number; dataDir?: string } = {}): 
     const server = await startFauxqs({
       port: opts.port ?? 0,
       logger: false,
-      host: '127.0.0.1',
+      // Only the host written into queue URLs (sqs.<region>.localhost); the SDK sends to SQS_ENDPOINT.
+      host: 'localhost',
       ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     });
     return {

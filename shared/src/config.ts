@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { ConfigError } from './errors';
 
-const csv = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
+const csv = (def = '') =>
+  z
+    .string()
+    .default(def)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    );
 const optionalUrl = z.string().url().optional();
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
@@ -27,16 +28,17 @@ export const configSchema = z.object({
   TABLE_NAME: z.string().min(1),
   DYNAMODB_ENDPOINT: optionalUrl,
   EVENTS_QUEUE_URL: z.string().url(),
+  DLQ_URL: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
 
   TEAM_NAME: z.string().default('Switchboard team'),
   TEAM_TIMEZONE: z.string().default('America/New_York'),
   PUBLIC_BASE_URL: z.string().url().default('http://127.0.0.1:3000'),
 
-  ALLOWED_EMAIL_DOMAINS: csv,
-  ADMIN_EMAILS: csv,
+  ALLOWED_EMAIL_DOMAINS: csv(),
+  ADMIN_EMAILS: csv(),
   CLERK_JWT_KEY: z.string().optional(),
-  CLERK_AUTHORIZED_PARTIES: csv,
+  CLERK_AUTHORIZED_PARTIES: csv(),
   CLERK_PUBLISHABLE_KEY: z.string().optional(),
   DEV_AUTH_PRIVATE_KEY: z.string().optional(),
 
@@ -62,13 +64,13 @@ export const configSchema = z.object({
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_FROM_NUMBER: z.string().optional(),
-  ONCALL_NUMBERS: csv,
+  ONCALL_NUMBERS: csv(),
   ONCALL_HOURS: z.string().default('00:00-24:00'),
   ESCALATION_REQUIRES_APPROVAL: z
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
-  URGENT_KEYWORDS: csv.default(
+  URGENT_KEYWORDS: csv(
     'flood,flooding,fire,smoke,gas leak,gas smell,smell gas,no heat,break-in,broken into,burst pipe,carbon monoxide,sparking',
   ),
 

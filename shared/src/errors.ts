@@ -75,7 +75,9 @@ export function isAppError(e: unknown): e is AppError {
 }
 
 /** Formats zod issues as "path: message; …" so a 400 names the offending field. */
-export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>) {
+export function describeZodIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+) {
   return issues
     .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
     .join('; ');

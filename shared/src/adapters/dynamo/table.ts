@@ -13,7 +13,14 @@ import {
  * push subscriptions of the team). `expiresAt` (epoch seconds) is the TTL attribute — DynamoDB deletes
  * lazily, so every read and every conditional write that cares about expiry checks it itself.
  */
-export const TABLE_KEYS = { pk: 'pk', sk: 'sk', gsi1: 'gsi1', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk', ttl: 'expiresAt' };
+export const TABLE_KEYS = {
+  pk: 'pk',
+  sk: 'sk',
+  gsi1: 'gsi1',
+  gsi1pk: 'gsi1pk',
+  gsi1sk: 'gsi1sk',
+  ttl: 'expiresAt',
+};
 
 export function tableDefinition(tableName: string): CreateTableCommandInput {
   return {

@@ -1,0 +1,54 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Core } from '../../shared/src/composition';
+import { describeZodIssues, isAppError } from '../../shared/src/errors';
+
+export type AppEnv = { Variables: { core: Core } };
+
+/**
+ * The whole HTTP API as one Hono app (served by API Gateway on AWS, by the local gateway in `npm start`,
+ * and in-process by tests through `app.request()`). Errors are mapped here, once: typed errors keep their
+ * status and code, anything unexpected is a logged 500 without internals.
+ */
+export function createApp(getCore: () => Promise<Core>) {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('core', await getCore());
+    await next();
+  });
+
+  app.get('/health', (c) => c.json({ ok: true, service: 'switchboard', time: new Date().toISOString() }));
+
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404),
+  );
+
+  app.onError((err, c) => {
+    if (isAppError(err)) {
+      return c.json(
+        { error: { code: err.code, message: err.message, details: err.details } },
+        err.status as 400,
+      );
+    }
+    if (err instanceof HTTPException) {
+      return c.json({ error: { code: 'http_error', message: err.message } }, err.status);
+    }
+    if (
+      err &&
+      typeof err === 'object' &&
+      'issues' in err &&
+      Array.isArray((err as { issues: unknown }).issues)
+    ) {
+      const issues = (err as { issues: { path: PropertyKey[]; message: string }[] }).issues;
+      return c.json({ error: { code: 'validation_failed', message: describeZodIssues(issues) } }, 400);
+    }
+    c.get('core')?.log.error('api.unhandled', { error: String(err), path: c.req.path });
+    return c.json(
+      { error: { code: 'internal', message: 'Something went wrong on our side; it has been logged.' } },
+      500,
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,126 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
+import { ensureTable } from '../../shared/src/adapters/dynamo/table';
+import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
+import { resetComposition } from '../../shared/src/composition';
+import { resetWorkerDeps } from '../../shared/src/composition-worker';
+import { startDynamoLocal } from './dynamodb';
+import { type HttpHandler, type Route, startGateway } from './gateway';
+import { ensureQueues } from './queues';
+import { startScheduler } from './scheduler';
+import { startSqs } from './sqs';
+import { type SqsHandler, startSqsPoller } from './sqs-poller';
+
+export interface LocalStackOptions {
+  /** Gateway port; 0 picks a free one (tests). */
+  port?: number;
+  /** Folder for data kept between runs; undefined keeps everything in memory (tests). */
+  dataDir?: string;
+  fresh?: boolean;
+  /** Extra environment for the handlers (tests point integrations at their own emulators). */
+  env?: Record<string, string>;
+  visibilityTimeoutSeconds?: number;
+  maxReceiveCount?: number;
+  schedules?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole system on one machine: DynamoDB Local, fauxqs, the table and queues, then the same handler
+ * modules the CDK app deploys behind a gateway (HTTP → API Gateway v2 events), an SQS poller (→ SQS batch
+ * events) and a scheduler (→ EventBridge inputs).
+ */
+export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
+  const log = opts.log ?? (() => {});
+  const stops: Array<() => Promise<void> | void> = [];
+  const stopAll = async () => {
+    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => {});
+  };
+  try {
+    if (opts.dataDir && opts.fresh) rmSync(opts.dataDir, { recursive: true, force: true });
+    if (opts.dataDir) {
+      mkdirSync(join(opts.dataDir, 'dynamodb'), { recursive: true });
+      mkdirSync(join(opts.dataDir, 'sqs'), { recursive: true });
+    }
+    const dynamo = await startDynamoLocal(opts.dataDir ? { path: resolve(opts.dataDir, 'dynamodb') } : {});
+    stops.push(() => dynamo.stop());
+    log(`DynamoDB Local  ${dynamo.endpoint}`);
+    const sqs = await startSqs(opts.dataDir ? { dataDir: resolve(opts.dataDir, 'sqs') } : {});
+    stops.push(() => sqs.stop());
+    log(`SQS (fauxqs)    ${sqs.endpoint}`);
+
+    const tableName = 'switchboard-local';
+    const { raw } = makeDynamoClients({ region: 'us-east-1', endpoint: dynamo.endpoint });
+    await ensureTable(raw, tableName);
+    raw.destroy();
+    const sqsClient = makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
+    stops.push(() => sqsClient.destroy());
+    const queues = await ensureQueues(sqsClient, {
+      prefix: 'switchboard-local',
+      visibilityTimeoutSeconds: opts.visibilityTimeoutSeconds ?? 30,
+      maxReceiveCount: opts.maxReceiveCount ?? 3,
+    });
+
+    const env: Record<string, string> = {
+      STAGE: 'local',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SQS_ENDPOINT: sqs.endpoint,
+      EVENTS_QUEUE_URL: queues.queueUrl,
+      DLQ_URL: queues.dlqUrl,
+      LOG_LEVEL: 'WARN',
+      ...opts.env,
+    };
+    Object.assign(process.env, env);
+    resetComposition();
+    resetWorkerDeps();
+
+    const fn =
+      <T>(load: () => Promise<{ handler: unknown }>) =>
+      async () =>
+        (await load()).handler as T;
+    const routes: Route[] = [
+      { method: '*', path: '/health', handler: fn<HttpHandler>(() => import('../../functions/api')) },
+      { method: '*', path: '/api/*', handler: fn<HttpHandler>(() => import('../../functions/api')) },
+    ];
+    const gateway: Server = await startGateway({
+      port: opts.port ?? 3000,
+      routes,
+      staticRoot: resolve('web/dist'),
+    });
+    stops.push(() => new Promise<void>((r) => gateway.close(() => r())));
+    const address = gateway.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : opts.port}`;
+    process.env.PUBLIC_BASE_URL ??= url;
+
+    const poller = startSqsPoller({
+      client: sqsClient,
+      queueUrl: queues.queueUrl,
+      queueArn: queues.queueArn,
+      handler: fn<SqsHandler>(() => import('../../functions/agent-worker')),
+      onError: (e) => log(`worker error: ${String(e)}`),
+    });
+    stops.push(() => poller.stop());
+
+    if (opts.schedules !== false) {
+      const scheduler = startScheduler([], (name, e) => log(`schedule ${name} failed: ${String(e)}`));
+      stops.push(() => scheduler.stop());
+    }
+
+    return { url, env, stop: stopAll };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}

@@ -1,0 +1,133 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Conversation, Message } from '../../contracts/conversations';
+import type { ConversationStore } from '../../ports/conversation-store';
+import { type DynamoTable, isConditionFailed, stripKeys } from './base';
+
+const meta = (id: string) => ({ pk: `CONV#${id}`, sk: 'META' });
+const PREVIEW_CHARS = 160;
+
+export function dynamoConversationStore(t: DynamoTable): ConversationStore {
+  return {
+    async create(c) {
+      await t.doc.send(
+        new PutCommand({
+          TableName: t.tableName,
+          Item: { ...meta(c.id), gsi1pk: 'CONVS', gsi1sk: `${c.lastMessageAt}#${c.id}`, ...c },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      if (c.triggerKey) {
+        await t.doc.send(
+          new PutCommand({
+            TableName: t.tableName,
+            Item: { pk: `TRIGGER#${c.triggerKey}`, sk: 'TRIGGER', conversationId: c.id },
+          }),
+        );
+      }
+    },
+    async get(id) {
+      const res = await t.doc.send(new GetCommand({ TableName: t.tableName, Key: meta(id) }));
+      return stripKeys<Conversation>(res.Item);
+    },
+    async list(opts) {
+      const res = await t.doc.send(
+        new QueryCommand({
+          TableName: t.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': 'CONVS' },
+          ScanIndexForward: false,
+          Limit: opts?.limit ?? 50,
+        }),
+      );
+      return (res.Items ?? []).map((i) => stripKeys<Conversation>(i) as Conversation);
+    },
+    async findByTriggerKey(key) {
+      const res = await t.doc.send(
+        new GetCommand({ TableName: t.tableName, Key: { pk: `TRIGGER#${key}`, sk: 'TRIGGER' } }),
+      );
+      const id = res.Item?.conversationId as string | undefined;
+      return id ? this.get(id) : undefined;
+    },
+    async appendMessage(m) {
+      await t.doc
+        .send(
+          new PutCommand({
+            TableName: t.tableName,
+            Item: { pk: `CONV#${m.conversationId}`, sk: `MSG#${m.createdAt}#${m.id}`, ...m },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        )
+        .catch((e) => {
+          // The same message written twice (a redelivered step) is not an error.
+          if (!isConditionFailed(e)) throw e;
+        });
+      if (m.role === 'tool') return;
+      await t.doc
+        .send(
+          new UpdateCommand({
+            TableName: t.tableName,
+            Key: meta(m.conversationId),
+            UpdateExpression: 'SET preview = :p, lastMessageAt = :at, updatedAt = :at, gsi1sk = :g',
+            ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
+            ExpressionAttributeValues: {
+              ':p': m.text.slice(0, PREVIEW_CHARS),
+              ':at': m.createdAt,
+              ':g': `${m.createdAt}#${m.conversationId}`,
+            },
+          }),
+        )
+        .catch((e) => {
+          if (!isConditionFailed(e)) throw e;
+        });
+    },
+    async listMessages(conversationId, opts) {
+      const out: Message[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const res = await t.doc.send(
+          new QueryCommand({
+            TableName: t.tableName,
+            KeyConditionExpression: 'pk = :p AND begins_with(sk, :m)',
+            ExpressionAttributeValues: { ':p': `CONV#${conversationId}`, ':m': 'MSG#' },
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const i of res.Items ?? []) out.push(stripKeys<Message>(i) as Message);
+        start = res.LastEvaluatedKey;
+      } while (start);
+      return opts?.limit ? out.slice(-opts.limit) : out;
+    },
+    async adjustPending(conversationId, delta) {
+      try {
+        await t.doc.send(
+          new UpdateCommand({
+            TableName: t.tableName,
+            Key: meta(conversationId),
+            UpdateExpression: 'SET pendingCount = pendingCount + :d',
+            ConditionExpression: 'attribute_exists(pk) AND pendingCount >= :min',
+            ExpressionAttributeValues: { ':d': delta, ':min': delta < 0 ? -delta : 0 },
+          }),
+        );
+      } catch (e) {
+        if (!isConditionFailed(e)) throw e;
+      }
+    },
+    async markRead(conversationId, userId, at) {
+      await t.doc
+        .send(
+          new UpdateCommand({
+            TableName: t.tableName,
+            Key: meta(conversationId),
+            UpdateExpression: 'SET readBy.#u = :at',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#u': userId },
+            ExpressionAttributeValues: { ':at': at },
+          }),
+        )
+        .catch((e) => {
+          if (!isConditionFailed(e)) throw e;
+        });
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/** Domain records shared by the worker, the API and the PWA. Types are inferred from these schemas. */
+
+export const source = z.enum(['sms', 'email', 'chat']);
+
+export const contactRef = z.object({
+  name: z.string().optional(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  internal: z.boolean().optional(),
+  id: z.string().optional(),
+});
+
+export const conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  source,
+  contact: contactRef.optional(),
+  preview: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastMessageAt: z.string(),
+  /** 'system' for triggered runs, else the user id who started the chat. */
+  createdBy: z.string(),
+  triggerKey: z.string().optional(),
+  pendingCount: z.number().int().nonnegative(),
+  /** Per-user read marks (user id → ISO time) for unread badges; conversations are shared by the team. */
+  readBy: z.record(z.string(), z.string()).default({}),
+});
+export type Conversation = z.infer<typeof conversation>;
+
+export const messageRole = z.enum(['inbound', 'user', 'assistant', 'tool', 'system']);
+export const message = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  role: messageRole,
+  text: z.string(),
+  createdAt: z.string(),
+  author: z.object({
+    kind: z.enum(['contact', 'user', 'assistant', 'system']),
+    name: z.string(),
+    id: z.string().optional(),
+  }),
+  channel: z.enum(['sms', 'email', 'web']).optional(),
+  runId: z.string().optional(),
+  actionId: z.string().optional(),
+  tool: z
+    .object({
+      name: z.string(),
+      args: z.unknown(),
+      result: z.unknown().optional(),
+      error: z.string().optional(),
+    })
+    .optional(),
+});
+export type Message = z.infer<typeof message>;
+
+export const reviewScore = z.object({
+  score: z.number().min(1).max(10),
+  relevance: z.number().min(1).max(10),
+  completeness: z.number().min(1).max(10),
+  safety: z.number().min(1).max(10),
+  quality: z.number().min(1).max(10),
+  issues: z.array(z.string()),
+  reviewer: z.enum(['rules', 'model']),
+});
+export type ReviewScore = z.infer<typeof reviewScore>;
+
+export const actionStatus = z.enum([
+  'PENDING',
+  'APPROVED',
+  'DENIED',
+  'EXECUTING',
+  'EXECUTED',
+  'FAILED',
+  'EXPIRED',
+]);
+export type ActionStatus = z.infer<typeof actionStatus>;
+
+export const pendingAction = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  runId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  /** sha256 of the canonical JSON of `args`; the executor refuses to send anything whose hash differs. */
+  argsHash: z.string(),
+  summary: z.string(),
+  status: actionStatus,
+  proposedBy: z.enum(['model', 'planner']),
+  reason: z.string(),
+  review: z.object({ plan: reviewScore.optional(), execution: reviewScore.optional() }).default({}),
+  policy: z
+    .object({
+      why: z.array(z.string()).default([]),
+      missing: z.object({ tools: z.array(z.string()), questions: z.array(z.string()) }).optional(),
+    })
+    .optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  decidedBy: z.string().optional(),
+  decidedAt: z.string().optional(),
+  edit: z
+    .object({ from: z.record(z.string(), z.unknown()), to: z.record(z.string(), z.unknown()) })
+    .optional(),
+  denyReason: z.string().optional(),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+  executedAt: z.string().optional(),
+  version: z.number().int(),
+});
+export type PendingAction = z.infer<typeof pendingAction>;
+
+export const pendingIntent = z.object({
+  conversationId: z.string(),
+  intent: z.string(),
+  slots: z.record(z.string(), z.unknown()),
+  missing: z.array(z.string()),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type PendingIntent = z.infer<typeof pendingIntent>;
+
+export const auditEvent = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  at: z.string(),
+  type: z.string(),
+  actor: z.string(),
+  data: z.unknown().optional(),
+});
+export type AuditEvent = z.infer<typeof auditEvent>;

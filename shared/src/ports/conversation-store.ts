@@ -1,0 +1,16 @@
+import type { Conversation, Message } from '../contracts/conversations';
+
+export interface ConversationStore {
+  create(c: Conversation): Promise<void>;
+  get(id: string): Promise<Conversation | undefined>;
+  /** Most recently active first; shared by the whole team. */
+  list(opts?: { limit?: number }): Promise<Conversation[]>;
+  /** Finds the open conversation a trigger key (e.g. `sms:+1415…`) feeds, if any. */
+  findByTriggerKey(key: string): Promise<Conversation | undefined>;
+  /** Appends a message and moves the conversation's preview/lastMessageAt forward. */
+  appendMessage(m: Message): Promise<void>;
+  listMessages(conversationId: string, opts?: { limit?: number }): Promise<Message[]>;
+  /** Adds `delta` to the pending-approval counter (never below zero). */
+  adjustPending(conversationId: string, delta: number): Promise<void>;
+  markRead(conversationId: string, userId: string, at: string): Promise<void>;
+}

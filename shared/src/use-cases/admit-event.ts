@@ -1,0 +1,65 @@
+import type { EventEnvelope } from '../contracts/events';
+import type { CooldownStore } from '../ports/cooldown-store';
+import type { EventLedger } from '../ports/event-ledger';
+import type { EventQueue } from '../ports/event-queue';
+import type { Log } from '../ports/logger';
+
+export interface AdmitDeps {
+  ledger: EventLedger;
+  cooldowns: CooldownStore;
+  queue: EventQueue;
+  log: Log;
+  clock: () => Date;
+  cooldownSeconds: number;
+}
+
+export type Admission =
+  | { decision: 'run'; events: EventEnvelope[] }
+  | { decision: 'duplicate' | 'deferred'; events: [] };
+
+/** Triggers from outside are rate-limited per key; people's own actions (chat, approvals) never wait. */
+const COOLED_TYPES = new Set<EventEnvelope['type']>(['sms.received', 'email.received']);
+const FINAL = new Set(['processed', 'coalesced', 'duplicate', 'ignored', 'rejected']);
+
+/**
+ * Decides whether an event starts a run now. Primary course:
+ * 1. an event already handled (redelivery) is a duplicate;
+ * 2. an event of a cooled type claims the key's window with a conditional write; if it wins, it takes
+ *    every event parked on the key and they run together;
+ * 3. if the window is taken, the event is parked on the key and re-sent with a delay to the window's end,
+ *    so it is either coalesced into the next run or starts it — never dropped (SPEC §4).
+ */
+export async function admitEvent(deps: AdmitDeps, event: EventEnvelope): Promise<Admission> {
+  const prior = await deps.ledger.get(event.id);
+  if (prior && FINAL.has(prior.status)) {
+    deps.log.info('event.duplicate', { eventId: event.id, key: event.key, prior: prior.status });
+    return { decision: 'duplicate', events: [] };
+  }
+  if (!COOLED_TYPES.has(event.type)) return { decision: 'run', events: [event] };
+
+  const now = deps.clock();
+  const start = await deps.cooldowns.tryStart(event.key, deps.cooldownSeconds, now);
+  if (start.acquired) {
+    const parked = await deps.cooldowns.takeParked(event.key);
+    const byId = new Map<string, EventEnvelope>();
+    for (const e of [...parked, event]) byId.set(e.id, e);
+    const events = [...byId.values()].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+    deps.log.info('cooldown.run', { key: event.key, count: events.length });
+    return { decision: 'run', events };
+  }
+
+  await deps.cooldowns.park(event.key, event);
+  const delaySeconds = Math.max(1, Math.ceil((start.until.getTime() - now.getTime()) / 1000) + 1);
+  await deps.queue.send(event, { delaySeconds });
+  await deps.ledger.record({
+    eventId: event.id,
+    type: event.type,
+    key: event.key,
+    status: 'deferred',
+    reason: `cooldown active until ${start.until.toISOString()}`,
+    at: now.toISOString(),
+    correlationId: event.correlationId,
+  });
+  deps.log.info('cooldown.coalesced', { key: event.key, eventId: event.id, delaySeconds });
+  return { decision: 'deferred', events: [] };
+}
