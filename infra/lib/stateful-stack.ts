@@ -1,0 +1,58 @@
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '../../shared/src/adapters/dynamo/table';
+
+/** The worker's timeout; the queue's visibility timeout is 6× this (AWS's guidance for Lambda consumers). */
+export const WORKER_TIMEOUT_SECONDS = 120;
+
+/** Everything that holds data, apart from what can be redeployed freely (SPEC conventions §10). */
+export class StatefulStack extends Stack {
+  readonly table: Table;
+  readonly queue: Queue;
+  readonly dlq: Queue;
+  readonly secret: Secret;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+    const def = tableDefinition('unused');
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'expiresAt',
+      encryption: TableEncryption.AWS_MANAGED,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const gsi of def.GlobalSecondaryIndexes ?? []) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.IndexName as string,
+        partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
+        sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    this.dlq = new Queue(this, 'EventsDlq', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Events', {
+      visibilityTimeout: Duration.seconds(WORKER_TIMEOUT_SECONDS * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.dlq, maxReceiveCount: 5 },
+    });
+
+    // One JSON secret holding every credential (names as in .env.example); values are set after deploy.
+    this.secret = new Secret(this, 'AppSecrets', {
+      description: 'Switchboard credentials: a JSON object whose keys are the variable names in .env.example',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}

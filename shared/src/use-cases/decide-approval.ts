@@ -1,0 +1,95 @@
+import type { PendingAction } from '../contracts/conversations';
+import { argsHash, canonicalJson } from '../domain/args-hash';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { newId } from '../ids';
+import type { ActionStore } from '../ports/action-store';
+import type { AuditLog } from '../ports/audit-log';
+import type { ConversationStore } from '../ports/conversation-store';
+import type { EventQueue } from '../ports/event-queue';
+
+export interface DecideApprovalDeps {
+  actions: ActionStore;
+  conversations: ConversationStore;
+  audit: AuditLog;
+  queue: EventQueue;
+  clock: () => Date;
+  /** Re-validates edited arguments against the tool's schema; returns the parsed args or a reason. */
+  validateArgs(
+    tool: string,
+    args: unknown,
+  ): { ok: true; args: Record<string, unknown> } | { ok: false; reason: string };
+}
+
+export interface DecideApprovalInput {
+  conversationId: string;
+  actionId: string;
+  decision: 'approve' | 'deny';
+  /** Present when the person edited the draft before approving. */
+  editedArgs?: Record<string, unknown>;
+  reason?: string;
+  user: { id: string; email: string };
+}
+
+/**
+ * A person's decision on a card. Primary course: load → (approve with edits) re-validate and re-hash →
+ * conditional PENDING → APPROVED/DENIED, so of two people pressing at once exactly one wins and the
+ * other gets a 409 with the card's current state → audit → enqueue `approval.decided` so the paused run
+ * resumes in the worker (execution happens there, exactly once).
+ */
+export async function decideApproval(
+  deps: DecideApprovalDeps,
+  input: DecideApprovalInput,
+): Promise<PendingAction> {
+  const action = await deps.actions.get(input.conversationId, input.actionId);
+  if (!action) throw new NotFoundError(`No action ${input.actionId} in conversation ${input.conversationId}`);
+  if (action.status !== 'PENDING') {
+    throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
+  }
+  const at = deps.clock().toISOString();
+  let patch: Partial<PendingAction>;
+  if (input.decision === 'approve') {
+    patch = { decidedBy: input.user.email, decidedAt: at, updatedAt: at };
+    if (input.editedArgs && canonicalJson(input.editedArgs) !== canonicalJson(action.args)) {
+      const checked = deps.validateArgs(action.tool, input.editedArgs);
+      if (!checked.ok) throw new ValidationError(`The edited draft is not valid: ${checked.reason}`);
+      patch = {
+        ...patch,
+        args: checked.args,
+        argsHash: argsHash(action.tool, checked.args),
+        edit: { from: action.args, to: checked.args },
+      };
+    }
+  } else {
+    patch = {
+      decidedBy: input.user.email,
+      decidedAt: at,
+      updatedAt: at,
+      denyReason: input.reason?.slice(0, 1000) ?? '',
+    };
+  }
+  const to = input.decision === 'approve' ? 'APPROVED' : 'DENIED';
+  const updated = await deps.actions.transition(input.conversationId, input.actionId, ['PENDING'], to, patch);
+  if (!updated) {
+    const current = await deps.actions.get(input.conversationId, input.actionId);
+    throw new ConflictError(`This card was already decided (${current?.status.toLowerCase() ?? 'unknown'})`, {
+      action: current,
+    });
+  }
+  await deps.conversations.adjustPending(input.conversationId, -1);
+  await deps.audit.append({
+    conversationId: input.conversationId,
+    type: input.decision === 'approve' ? 'approval.approved' : 'approval.denied',
+    actor: input.user.email,
+    at,
+    data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
+  });
+  await deps.queue.send({
+    id: newId('ev_'),
+    type: 'approval.decided',
+    correlationId: `conv:${input.conversationId}`,
+    key: `conv:${input.conversationId}`,
+    occurredAt: at,
+    payload: { conversationId: input.conversationId, actionId: input.actionId, runId: action.runId },
+  });
+  return updated;
+}

@@ -1,0 +1,76 @@
+import type { Conversation } from '../contracts/conversations';
+import { NotFoundError } from '../errors';
+import { newId } from '../ids';
+import type { AuditLog } from '../ports/audit-log';
+import type { ConversationStore } from '../ports/conversation-store';
+import type { EventQueue } from '../ports/event-queue';
+
+export interface PostChatDeps {
+  conversations: ConversationStore;
+  audit: AuditLog;
+  queue: EventQueue;
+  clock: () => Date;
+}
+
+export interface PostChatInput {
+  /** Omitted to start a new conversation. */
+  conversationId?: string;
+  text: string;
+  user: { id: string; email: string; name?: string };
+}
+
+/**
+ * A team member's chat turn: store it (creating the conversation on the first turn) and enqueue a
+ * `chat.message` for the worker; the API then streams the run's progress back from the store.
+ */
+export async function postChatMessage(
+  deps: PostChatDeps,
+  input: PostChatInput,
+): Promise<{ conversation: Conversation; messageId: string }> {
+  const at = deps.clock().toISOString();
+  let conversation: Conversation | undefined;
+  if (input.conversationId) {
+    conversation = await deps.conversations.get(input.conversationId);
+    if (!conversation) throw new NotFoundError(`No conversation ${input.conversationId}`);
+  } else {
+    conversation = {
+      id: newId('c_'),
+      title: input.text.slice(0, 60),
+      source: 'chat',
+      preview: input.text.slice(0, 160),
+      createdAt: at,
+      updatedAt: at,
+      lastMessageAt: at,
+      createdBy: input.user.id,
+      pendingCount: 0,
+      readBy: {},
+    };
+    await deps.conversations.create(conversation);
+  }
+  const messageId = newId('m_');
+  await deps.conversations.appendMessage({
+    id: messageId,
+    conversationId: conversation.id,
+    role: 'user',
+    text: input.text,
+    createdAt: at,
+    channel: 'web',
+    author: { kind: 'user', name: input.user.name ?? input.user.email, id: input.user.id },
+  });
+  await deps.audit.append({
+    conversationId: conversation.id,
+    type: 'message.in',
+    actor: input.user.email,
+    at,
+    data: { messageId, channel: 'web' },
+  });
+  await deps.queue.send({
+    id: newId('ev_'),
+    type: 'chat.message',
+    correlationId: `conv:${conversation.id}`,
+    key: `conv:${conversation.id}`,
+    occurredAt: at,
+    payload: { conversationId: conversation.id, messageId, text: input.text, user: input.user },
+  });
+  return { conversation, messageId };
+}
