@@ -81,7 +81,7 @@ export const pushNotificationPayload = z.object({
   conversationId: z.string().min(1).max(200),
   actionId: z.string().max(200).optional(),
   /** Same-origin path the click opens: `/chat?id=<conversationId>`. */
-  url: z.string().startsWith('/'),
+  url: z.string().regex(/^\/(?!\/)/, 'must be a same-origin path'),
   /** Notification tag: a newer notification for the same conversation replaces the older one. */
   tag: z.string().min(1).max(64),
   requireInteraction: z.boolean(),
