@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitServer, startGitServer } from '../../../scripts/emulators/git-server';
 import { type GitWorkspace, openGitWorkspace } from '../adapters/git-workspace';
-import { bindTool } from './registry';
 import type { ToolContext } from './tool';
 import {
   deleteFileTool,
@@ -135,12 +134,15 @@ describe('workspace tools', () => {
   });
 
   it('sandbox refusals reach the agent as clear messages', async () => {
-    const bound = bindTool(writeFileTool, deps);
-    await expect(bound.run({ path: '../escape.md', content: 'x' }, ctx)).rejects.toThrow(/uses "\.\."/);
-    await expect(bound.run({ path: 'script.js', content: 'x' }, ctx)).rejects.toThrow(
+    await expect(writeFileTool.run(deps, { path: '../escape.md', content: 'x' }, ctx)).rejects.toThrow(
+      /uses "\.\."/,
+    );
+    await expect(writeFileTool.run(deps, { path: 'script.js', content: 'x' }, ctx)).rejects.toThrow(
       /only holds \.md, \.txt, \.json/,
     );
-    expect(bound.summarize({ path: 'MEMORY.md', content: 'abc' })).toBe('Write MEMORY.md (3 chars)');
+    expect(writeFileTool.summarize?.({ path: 'MEMORY.md', content: 'abc' })).toBe(
+      'Write MEMORY.md (3 chars)',
+    );
   });
 
   it('the changes the tools made are one commit after the turn', async () => {
