@@ -109,7 +109,12 @@ export async function startPushService(opts: PushServiceOptions = {}): Promise<P
     // Control routes let a local stack in another process create "devices" and read what they received.
     if (req.method === 'POST' && url.pathname === '/subscriptions') {
       const body = await readBody(req);
-      const parsed = body.length ? (JSON.parse(body.toString('utf8')) as CreateSubscriptionOptions) : {};
+      let parsed: CreateSubscriptionOptions = {};
+      try {
+        parsed = body.length ? (JSON.parse(body.toString('utf8')) as CreateSubscriptionOptions) : {};
+      } catch {
+        return send(res, 400, 'body must be JSON: {"applicationServerKey"?: string}');
+      }
       return json(res, 201, createSubscription(parsed));
     }
     if (req.method === 'GET' && url.pathname === '/deliveries') return json(res, 200, deliveries);

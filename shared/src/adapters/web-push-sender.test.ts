@@ -5,12 +5,21 @@ import webpush from 'web-push';
 import { type PushService, startPushService } from '../../../scripts/emulators/push-service';
 import { vapidEnvLines } from '../../../scripts/vapid-keys';
 import { freshTable } from '../../../test/helpers';
-import { type BrowserPushSubscription, pushNotificationPayload } from '../contracts/push';
+import {
+  type BrowserPushSubscription,
+  browserPushSubscription,
+  pushNotificationPayload,
+} from '../contracts/push';
 import { ConfigError } from '../errors';
 import type { PushLog } from '../ports/push';
 import { conversationTopic, MAX_PAYLOAD_BYTES, sendNotification } from '../use-cases/send-notification';
 import { createDynamoPushSubscriptionStore } from './dynamo/push-subscription-store';
-import { createWebPushSender, parseRetryAfter, type VapidDetails } from './web-push-sender';
+import {
+  createWebPushSender,
+  parseRetryAfter,
+  type VapidDetails,
+  vapidDetailsFromConfig,
+} from './web-push-sender';
 
 const silent: PushLog = { info() {}, warn() {}, error() {} };
 const fastRetry = { retries: 3, minTimeoutMs: 5, maxTimeoutMs: 20, maxRetryAfterMs: 50 };
@@ -133,6 +142,31 @@ describe('web-push sender against the local push service', () => {
     });
   });
 
+  test('the local stack can create devices over HTTP and read the verbose, decrypted log', async () => {
+    const lines: string[] = [];
+    const local = await startPushService({ verbose: true, log: (l) => lines.push(l) });
+    try {
+      const res = await fetch(`${local.url}/subscriptions`, {
+        method: 'POST',
+        body: JSON.stringify({ applicationServerKey: vapid.publicKey }),
+      });
+      expect(res.status).toBe(201);
+      const sub = browserPushSubscription.parse(await res.json());
+      const outcome = await createWebPushSender({ vapid }).send(sub, '{"title":"hi"}', {
+        ttlSeconds: 60,
+        urgency: 'high',
+      });
+      expect(outcome.kind).toBe('delivered');
+      const deliveries = (await (await fetch(`${local.url}/deliveries`)).json()) as { payload: unknown }[];
+      expect(deliveries.map((d) => d.payload)).toEqual([{ title: 'hi' }]);
+      expect(lines.join('\n')).toMatch(/delivered to .* urgency=high .*\{"title":"hi"\}/);
+      // The endpoint's capability token is not printed whole.
+      expect(lines.join('\n')).not.toContain(sub.endpoint.split('/').pop());
+    } finally {
+      await local.stop();
+    }
+  });
+
   test('an unreachable push service is a retryable outcome', async () => {
     const port = await new Promise<number>((resolve) => {
       const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -157,6 +191,21 @@ describe('web-push sender against the local push service', () => {
     expect(() => createWebPushSender({ vapid: { ...vapid, subject: 'ops@example.com' } })).toThrow(
       ConfigError,
     );
+  });
+
+  test('VAPID details come from config; none means push is off, half a pair is an error', () => {
+    const subject = 'mailto:ops@example.com';
+    expect(vapidDetailsFromConfig({ VAPID_SUBJECT: subject })).toBeUndefined();
+    expect(
+      vapidDetailsFromConfig({
+        VAPID_SUBJECT: subject,
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+      }),
+    ).toEqual({ subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey });
+    expect(() =>
+      vapidDetailsFromConfig({ VAPID_SUBJECT: subject, VAPID_PUBLIC_KEY: vapid.publicKey }),
+    ).toThrow(ConfigError);
   });
 
   test('Retry-After is read as seconds or an HTTP date', () => {

@@ -1,5 +1,6 @@
 import webpush from 'web-push';
 import { z } from 'zod';
+import type { Config } from '../config';
 import type { BrowserPushSubscription } from '../contracts/push';
 import { ConfigError, describeZodIssues } from '../errors';
 import type { PushSender, PushSendOptions, PushSendOutcome } from '../ports/push';
@@ -20,6 +21,26 @@ export const vapidDetailsSchema = z.object({
 });
 
 export type VapidDetails = z.infer<typeof vapidDetailsSchema>;
+
+/**
+ * VAPID details from config, or undefined when no key pair is configured (push is then off, like every
+ * optional integration). Half a key pair is a mistake worth failing the cold start over.
+ */
+export function vapidDetailsFromConfig(
+  config: Pick<Config, 'VAPID_PUBLIC_KEY' | 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT'>,
+): VapidDetails | undefined {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: subject } = config;
+  if (!publicKey && !privateKey) return undefined;
+  if (!publicKey || !privateKey) {
+    throw new ConfigError(
+      'Invalid configuration: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither',
+    );
+  }
+  const parsed = vapidDetailsSchema.safeParse({ subject, publicKey, privateKey });
+  if (!parsed.success)
+    throw new ConfigError(`Invalid VAPID details: ${describeZodIssues(parsed.error.issues)}`);
+  return parsed.data;
+}
 
 export interface WebPushSenderOptions {
   vapid: VapidDetails;
