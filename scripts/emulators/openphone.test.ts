@@ -172,6 +172,16 @@ describe('OpenPhone emulator webhooks', () => {
     expect(received[0]?.parsed).toMatchObject({ event: { data: { object: { text: 'what is on today?' } } } });
   });
 
+  it('fires any other event type in the same signed envelope', async () => {
+    const delivery = await emulator.fireWebhook({
+      type: 'call.completed',
+      scheme: 'standard',
+      object: { id: 'ACcall0002lead', object: 'call', status: 'missed' },
+    });
+    expect(delivery.status).toBe(200);
+    expect(received[0]?.parsed).toEqual({ kind: 'other', id: delivery.eventId, type: 'call.completed' });
+  });
+
   it('redelivers like a Quo retry: same ids, fresh valid signature', async () => {
     const first = await emulator.fireIncomingMessage({ from: MARIA, text: 'retry me', scheme: 'standard' });
     const again = await emulator.redeliver(first);

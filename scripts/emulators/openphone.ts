@@ -19,7 +19,7 @@ export interface OpenPhoneEmulatorOptions {
   apiKey: string;
   /** Signs webhook deliveries: base64, or whsec_<base64>. */
   webhookSecret?: string;
-  /** Where fireIncomingMessage posts by default. */
+  /** Where fireIncomingMessage / fireWebhook post by default. */
   webhookUrl?: string;
   /** 'demo' (default): the demo team, lines, history; 'empty': lines and users only. */
   seed?: 'demo' | 'empty';
@@ -151,9 +151,21 @@ export interface FireIncomingMessageInput {
   url?: string;
 }
 
+export interface FireWebhookInput {
+  /** Any Quo event type: call.completed, message.delivered, contact.updated … */
+  type: string;
+  /** Becomes `data.object` of the event envelope. */
+  object: Record<string, unknown>;
+  scheme: 'legacy' | 'standard';
+  url?: string;
+}
+
 export interface OpenPhoneEmulator {
   url: string;
   state: OpenPhoneEmulatorState;
+  /** Signs and posts one event in Quo's envelope ({ id, object: 'event', apiVersion, createdAt, type, data }). */
+  fireWebhook(input: FireWebhookInput): Promise<WebhookDelivery>;
+  /** Records an incoming text in the workspace and delivers its message.received webhook. */
   fireIncomingMessage(input: FireIncomingMessageInput): Promise<WebhookDelivery & { messageId: string }>;
   /** Sends a delivery again the way Quo retries: same body and ids, fresh timestamp and signature. */
   redeliver(delivery: WebhookDelivery): Promise<WebhookDelivery>;
@@ -563,6 +575,20 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
     return delivery;
   }
 
+  async function fireWebhook(input: FireWebhookInput): Promise<WebhookDelivery> {
+    const target = input.url ?? options.webhookUrl;
+    if (!target) throw new Error('fireWebhook: no webhookUrl');
+    const event = {
+      id: `EV${randomBytes(16).toString('hex')}`,
+      object: 'event',
+      apiVersion: 'v4',
+      createdAt: now().toISOString(),
+      type: input.type,
+      data: { object: input.object },
+    };
+    return deliver(input.scheme, target, event.id, JSON.stringify(event), null);
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -573,9 +599,9 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
     url: `http://127.0.0.1:${port}`,
     state,
 
+    fireWebhook,
+
     async fireIncomingMessage(input) {
-      const target = input.url ?? options.webhookUrl;
-      if (!target) throw new Error('fireIncomingMessage: no webhookUrl');
       const line = lineById(input.to ?? DEMO_LINES.shared.number);
       if (!line) throw new Error(`fireIncomingMessage: ${input.to} is not a line of this workspace`);
       const at = now().toISOString();
@@ -592,30 +618,25 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
         updatedAt: at,
       };
       state.messages.push(message);
-      const event = {
-        id: `EV${randomBytes(16).toString('hex')}`,
-        object: 'event',
-        apiVersion: 'v4',
-        createdAt: at,
+      const delivery = await fireWebhook({
         type: 'message.received',
-        data: {
-          object: {
-            id: message.id,
-            object: 'message',
-            from: message.from,
-            to: message.to,
-            direction: 'incoming',
-            [input.textField ?? 'text']: input.text,
-            media: input.media ?? [],
-            status: 'received',
-            createdAt: at,
-            userId: line.users[0]?.id ?? null,
-            phoneNumberId: line.id,
-            conversationId: `CN${createHash('sha256').update(`${line.id}|${input.from}`).digest('hex').slice(0, 24)}`,
-          },
+        scheme: input.scheme,
+        url: input.url,
+        object: {
+          id: message.id,
+          object: 'message',
+          from: message.from,
+          to: message.to,
+          direction: 'incoming',
+          [input.textField ?? 'text']: input.text,
+          media: input.media ?? [],
+          status: 'received',
+          createdAt: at,
+          userId: line.users[0]?.id ?? null,
+          phoneNumberId: line.id,
+          conversationId: `CN${createHash('sha256').update(`${line.id}|${input.from}`).digest('hex').slice(0, 24)}`,
         },
-      };
-      const delivery = await deliver(input.scheme, target, event.id, JSON.stringify(event), null);
+      });
       return { ...delivery, messageId: message.id };
     },
 
