@@ -1,0 +1,27 @@
+/** policy/autonomy.rules — every write's guard, and which writes may skip approval (SPEC §3.6). */
+export const AUTONOMY_RULES = `% Writes and approval. The team edits this file in the memory workspace (policy/autonomy.rules).
+
+% Facts the runtime sets at the start of every run.
+base current_user(User).
+base today(Date).
+base team_timezone(Zone).
+base team_setting(Name, Value).
+
+% Every write tool has a guard. These have no precondition beyond a person's approval;
+% send_message's guard is in messaging.rules.
+create_contact requires true.
+update_contact requires true.
+delete_contact requires true.
+send_email requires true.
+create_calendar_event requires true.
+create_task requires true.
+update_task requires true.
+delete_task requires true.
+escalate requires true.
+
+% Which writes may run without approval: none by default. A team that wants, for example, short
+% acknowledgements to its own members to go out directly adds (see docs/POLICY.md):
+%
+%   acknowledgement(Body) :- length(Body, N), N <= 160, contains(Body, "got it").
+%   autonomous send_message(To, Body) when internal_contact(To), acknowledgement(Body).
+`;
