@@ -1,16 +1,20 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Core } from '../../shared/src/composition';
+import type { SessionUser } from '../../shared/src/contracts/api';
 import { describeZodIssues, isAppError } from '../../shared/src/errors';
+import { type RouteOptions, registerRoutes } from './routes';
+import { sessionGuard } from './session-guard';
 
-export type AppEnv = { Variables: { core: Core } };
+/** `user` is set by the session guard on every route that is not public. */
+export type AppEnv = { Variables: { core: Core; user?: SessionUser } };
 
 /**
  * The whole HTTP API as one Hono app (served by API Gateway on AWS, by the local gateway in `npm start`,
  * and in-process by tests through `app.request()`). Errors are mapped here, once: typed errors keep their
  * status and code, anything unexpected is a logged 500 without internals.
  */
-export function createApp(getCore: () => Promise<Core>) {
+export function createApp(getCore: () => Promise<Core>, opts: RouteOptions = {}) {
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
@@ -19,6 +23,9 @@ export function createApp(getCore: () => Promise<Core>) {
   });
 
   app.get('/health', (c) => c.json({ ok: true, service: 'switchboard', time: new Date().toISOString() }));
+
+  app.use('/api/*', sessionGuard);
+  registerRoutes(app, opts);
 
   app.notFound((c) =>
     c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404),

@@ -6,6 +6,7 @@ import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition';
 import { resetWorkerDeps } from '../../shared/src/composition-worker';
+import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
 import { type HttpHandler, type Route, startGateway } from './gateway';
 import { ensureQueues } from './queues';
@@ -80,6 +81,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       EVENTS_QUEUE_URL: queues.queueUrl,
       DLQ_URL: queues.dlqUrl,
       LOG_LEVEL: 'WARN',
+      ...devAuthEnv({ dir: opts.dataDir, env: { ...process.env, ...opts.env } }),
       ...opts.env,
     };
     Object.assign(process.env, env);

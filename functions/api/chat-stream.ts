@@ -1,0 +1,71 @@
+import { createUIMessageStream, type UIMessageStreamWriter } from 'ai';
+import type { ChatUIMessage } from '../../shared/src/contracts/api';
+import type { Message } from '../../shared/src/contracts/conversations';
+import { isAppError } from '../../shared/src/errors';
+import type { Log } from '../../shared/src/ports/logger';
+import { type WatchRunDeps, type WatchRunInput, watchRun } from '../../shared/src/use-cases/stream-run';
+
+/**
+ * Maps what the run persists onto the `ai` UI message stream protocol, so `useChat` in the PWA renders it
+ * live: assistant messages as text parts, tool activity as (dynamic) tool parts, cards as `data-approval`
+ * parts and the run's progress as one `data-run` part updated in place (same id).
+ */
+export function chatStream(deps: WatchRunDeps & { log: Log }, input: WatchRunInput) {
+  return createUIMessageStream<ChatUIMessage>({
+    execute: async ({ writer }) => {
+      writer.write({ type: 'start', messageId: `a_${input.afterMessageId}` });
+      for await (const u of watchRun(deps, input)) {
+        if (u.type === 'progress') {
+          writer.write({
+            type: 'data-run',
+            id: 'run',
+            data: {
+              conversationId: input.conversationId,
+              status: u.status,
+              ...(u.runId ? { runId: u.runId } : {}),
+            },
+          });
+        } else if (u.type === 'action') {
+          writer.write({ type: 'data-approval', id: u.action.id, data: u.action });
+        } else {
+          writeMessage(writer, u.message);
+        }
+      }
+      writer.write({ type: 'finish' });
+    },
+    onError: (e) => {
+      deps.log.error('chat.stream_failed', { conversationId: input.conversationId, error: String(e) });
+      return isAppError(e)
+        ? e.message
+        : 'Lost track of the reply; reload the conversation to see where it stands.';
+    },
+  });
+}
+
+function writeMessage(writer: UIMessageStreamWriter<ChatUIMessage>, m: Message) {
+  if (m.role === 'tool' && m.tool) {
+    const toolCallId = m.actionId ?? m.id;
+    writer.write({
+      type: 'tool-input-available',
+      toolCallId,
+      toolName: m.tool.name,
+      input: m.tool.args,
+      dynamic: true,
+    });
+    if (m.tool.error) {
+      writer.write({ type: 'tool-output-error', toolCallId, errorText: m.tool.error, dynamic: true });
+    } else {
+      writer.write({
+        type: 'tool-output-available',
+        toolCallId,
+        output: m.tool.result ?? m.text,
+        dynamic: true,
+      });
+    }
+    return;
+  }
+  // Stored messages are complete; they are sent whole rather than re-chunked into fake token deltas.
+  writer.write({ type: 'text-start', id: m.id });
+  writer.write({ type: 'text-delta', id: m.id, delta: m.text });
+  writer.write({ type: 'text-end', id: m.id });
+}

@@ -1,0 +1,18 @@
+import type { Hono } from 'hono';
+import { instructionsResponse, updateInstructionsRequest } from '../../../shared/src/contracts/api';
+import { getInstructions, updateInstructions } from '../../../shared/src/use-cases/update-instructions';
+import type { AppEnv } from '../app';
+import { currentUser, readJson, reply } from '../http';
+
+/** Admin-only (the session guard checks the role for everything under /api/admin/). */
+export function registerAdminRoutes(app: Hono<AppEnv>) {
+  app.get('/api/admin/instructions', async (c) =>
+    reply(c, instructionsResponse, await getInstructions(c.get('core'))),
+  );
+
+  app.put('/api/admin/instructions', async (c) => {
+    const { text } = await readJson(c, updateInstructionsRequest);
+    const result = await updateInstructions(c.get('core'), { text, by: currentUser(c).email });
+    return reply(c, instructionsResponse, result);
+  });
+}

@@ -1,0 +1,75 @@
+import type { Hono } from 'hono';
+import {
+  approveRequest,
+  auditResponse,
+  conversationDetail,
+  decisionResponse,
+  denyRequest,
+  listConversationsQuery,
+  listConversationsResponse,
+  markReadResponse,
+} from '../../../shared/src/contracts/api';
+import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
+import { getAudit } from '../../../shared/src/use-cases/get-audit';
+import { getConversation } from '../../../shared/src/use-cases/get-conversation';
+import { listConversations } from '../../../shared/src/use-cases/list-conversations';
+import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
+import type { AppEnv } from '../app';
+import { approvalDeps } from '../deps';
+import { currentUser, readJson, readQuery, reply } from '../http';
+
+/** The team's shared conversations and the decisions on their cards. */
+export function registerConversationRoutes(app: Hono<AppEnv>) {
+  app.get('/api/conversations', async (c) => {
+    const { limit } = readQuery(c, listConversationsQuery);
+    const conversations = await listConversations(c.get('core'), { userId: currentUser(c).id, limit });
+    return reply(c, listConversationsResponse, { conversations });
+  });
+
+  app.get('/api/conversations/:id', async (c) => {
+    const detail = await getConversation(c.get('core'), {
+      conversationId: c.req.param('id'),
+      userId: currentUser(c).id,
+    });
+    return reply(c, conversationDetail, detail);
+  });
+
+  app.post('/api/conversations/:id/read', async (c) => {
+    const { readAt } = await markConversationRead(c.get('core'), {
+      conversationId: c.req.param('id'),
+      userId: currentUser(c).id,
+    });
+    return reply(c, markReadResponse, { ok: true, readAt });
+  });
+
+  app.get('/api/conversations/:id/audit', async (c) => {
+    const events = await getAudit(c.get('core'), { conversationId: c.req.param('id') });
+    return reply(c, auditResponse, { events });
+  });
+
+  app.post('/api/conversations/:cid/actions/:aid/approve', async (c) => {
+    const body = await readJson(c, approveRequest);
+    const user = currentUser(c);
+    const action = await decideApproval(approvalDeps(c.get('core')), {
+      conversationId: c.req.param('cid'),
+      actionId: c.req.param('aid'),
+      decision: 'approve',
+      ...(body.args ? { editedArgs: body.args } : {}),
+      user: { id: user.id, email: user.email },
+    });
+    return reply(c, decisionResponse, { action });
+  });
+
+  app.post('/api/conversations/:cid/actions/:aid/deny', async (c) => {
+    const body = await readJson(c, denyRequest);
+    const user = currentUser(c);
+    const action = await decideApproval(approvalDeps(c.get('core')), {
+      conversationId: c.req.param('cid'),
+      actionId: c.req.param('aid'),
+      decision: 'deny',
+      ...(body.reason ? { reason: body.reason } : {}),
+      user: { id: user.id, email: user.email },
+    });
+    return reply(c, decisionResponse, { action });
+  });
+}

@@ -1,0 +1,19 @@
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app';
+import { registerAdminRoutes } from './admin';
+import { type ChatRouteOptions, registerChatRoutes } from './chat';
+import { registerConversationRoutes } from './conversations';
+import { registerSessionRoutes } from './session';
+
+export type RouteOptions = ChatRouteOptions;
+
+/**
+ * Every /api route. Push subscription routes belong to the push feature: its `registerPushRoutes(app)`
+ * (functions/api/push-routes.ts) is called here, next to the others, and the session guard covers it.
+ */
+export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
+  registerSessionRoutes(app);
+  registerConversationRoutes(app);
+  registerChatRoutes(app, opts);
+  registerAdminRoutes(app);
+}

@@ -1,0 +1,62 @@
+import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import {
+  bearerToken,
+  createSessionVerifier,
+  type VerifySession,
+} from '../../shared/src/auth/session-verifier';
+import type { Core } from '../../shared/src/composition';
+import { ForbiddenError } from '../../shared/src/errors';
+import type { AppEnv } from './app';
+
+/**
+ * The only routes anyone may call without a session (SPEC §6.6): health, the public PWA config, and the
+ * local dev sign-in (which answers 404 anywhere but a local stack). The auth-matrix test enumerates every
+ * route of the app and checks each one not listed here refuses a missing or bad session.
+ */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  'GET /health',
+  'GET /api/config',
+  'GET /api/dev/team',
+  'POST /api/dev/session',
+]);
+
+/** Everything under this prefix needs the admin role as well. */
+export const ADMIN_PREFIX = '/api/admin/';
+
+const verifiers = new WeakMap<Core, VerifySession>();
+
+/** One verifier per composed core (once per cold start): allow-lists parsed once, not per request. */
+export function verifierFor(core: Core): VerifySession {
+  let v = verifiers.get(core);
+  if (!v) {
+    const c = core.config;
+    v = createSessionVerifier({
+      jwtKey: c.CLERK_JWT_KEY ?? '',
+      // The PWA is served from PUBLIC_BASE_URL; tokens minted for any other origin are refused.
+      authorizedParties: c.CLERK_AUTHORIZED_PARTIES.length
+        ? c.CLERK_AUTHORIZED_PARTIES
+        : [new URL(c.PUBLIC_BASE_URL).origin],
+      allowedDomains: c.ALLOWED_EMAIL_DOMAINS,
+      adminEmails: c.ADMIN_EMAILS,
+    });
+    verifiers.set(core, v);
+  }
+  return v;
+}
+
+/**
+ * Fails closed: any matched route not in PUBLIC_ROUTES requires a verified session, so a route added later
+ * is protected without anyone remembering to protect it. Unmatched paths fall through to the JSON 404.
+ */
+export const sessionGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const endpoint = matchedRoutes(c).findLast((r) => r.method !== 'ALL');
+  if (!endpoint || PUBLIC_ROUTES.has(`${endpoint.method} ${endpoint.path}`)) return next();
+  const token = bearerToken(c.req.header('authorization'));
+  const user = await verifierFor(c.get('core'))(token);
+  if (endpoint.path.startsWith(ADMIN_PREFIX) && !user.isAdmin) {
+    throw new ForbiddenError('Only admins can do this; ask an admin to change it or to grant you the role.');
+  }
+  c.set('user', user);
+  return next();
+};

@@ -1,0 +1,178 @@
+import type { UIMessage } from 'ai';
+import * as z from 'zod';
+import { auditEvent, contactRef, conversation, message, pendingAction } from './conversations';
+import { run } from './runs';
+
+/**
+ * The HTTP API between the PWA and the `api` function: every request body the API accepts and every JSON
+ * body it returns. The API validates requests (and its own responses in tests) with these; the PWA parses
+ * every response with them, so a drift between the two fails loudly instead of rendering `undefined`.
+ * Browser-safe: zod and types only.
+ */
+
+export const apiError = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+export type ApiErrorBody = z.infer<typeof apiError>;
+
+/** A signed-in team member as the API sees them (from the verified session token). */
+export const sessionUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().optional(),
+  isAdmin: z.boolean(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const meResponse = z.object({ user: sessionUser });
+export type MeResponse = z.infer<typeof meResponse>;
+
+/** GET /api/config — public: what the PWA needs before anyone signs in. Never a secret. */
+export const publicConfigResponse = z.object({
+  stage: z.enum(['local', 'test', 'aws']),
+  teamName: z.string(),
+  clerkPublishableKey: z.string().optional(),
+  vapidPublicKey: z.string().optional(),
+  /** True only on a local stack with a dev signing key: the PWA then shows the dev sign-in. */
+  devSignIn: z.boolean(),
+});
+export type PublicConfig = z.infer<typeof publicConfigResponse>;
+
+/** A conversation in the shared list, with what the caller has not read yet. */
+export const conversationSummary = conversation
+  .pick({
+    id: true,
+    title: true,
+    source: true,
+    preview: true,
+    createdAt: true,
+    lastMessageAt: true,
+    createdBy: true,
+    triggerKey: true,
+    pendingCount: true,
+  })
+  .extend({ contact: contactRef.optional(), unread: z.boolean() });
+export type ConversationSummary = z.infer<typeof conversationSummary>;
+
+export const listConversationsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const listConversationsResponse = z.object({ conversations: z.array(conversationSummary) });
+export type ListConversationsResponse = z.infer<typeof listConversationsResponse>;
+
+export const runView = run.pick({
+  id: true,
+  status: true,
+  mode: true,
+  awaitingActionId: true,
+  outcome: true,
+  createdAt: true,
+  updatedAt: true,
+});
+export type RunView = z.infer<typeof runView>;
+
+/** Why the message input is locked (SPEC §3.2 pending-action gate, shown in the PWA). */
+export const inputLock = z.object({ reason: z.string(), actionId: z.string() });
+
+export const conversationDetail = z.object({
+  conversation: conversationSummary,
+  messages: z.array(message),
+  actions: z.array(pendingAction),
+  /** The active run, else the most recent one; null for a conversation no run has touched. */
+  run: runView.nullable(),
+  lock: inputLock.nullable(),
+});
+export type ConversationDetail = z.infer<typeof conversationDetail>;
+
+export const markReadResponse = z.object({ ok: z.literal(true), readAt: z.string() });
+
+export const chatRequest = z.object({
+  /** Omitted to start a new conversation. */
+  conversationId: z.string().min(1).max(200).optional(),
+  text: z.string().trim().min(1, 'type a message first').max(8000, 'keep a message under 8000 characters'),
+});
+export type ChatRequest = z.infer<typeof chatRequest>;
+
+export const approveRequest = z.object({
+  /** The draft's arguments as the person edited them; omitted when approved as drafted. */
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+export type ApproveRequest = z.infer<typeof approveRequest>;
+
+export const denyRequest = z.object({ reason: z.string().trim().max(1000).optional() });
+export type DenyRequest = z.infer<typeof denyRequest>;
+
+export const decisionResponse = z.object({ action: pendingAction });
+export type DecisionResponse = z.infer<typeof decisionResponse>;
+
+/** The 409 a second decision gets: the card as it now stands, so the PWA can show who decided what. */
+export const decisionConflict = z.object({
+  error: z.object({
+    code: z.literal('conflict'),
+    message: z.string(),
+    details: z.object({ action: pendingAction }),
+  }),
+});
+
+export const instructionsVersion = z.object({
+  text: z.string(),
+  updatedAt: z.string(),
+  updatedBy: z.string(),
+});
+export const instructionsResponse = z.object({
+  current: instructionsVersion.nullable(),
+  history: z.array(instructionsVersion),
+});
+export type InstructionsResponse = z.infer<typeof instructionsResponse>;
+
+export const updateInstructionsRequest = z.object({
+  text: z
+    .string()
+    .trim()
+    .min(1, 'instructions cannot be empty')
+    .max(20_000, 'keep the instructions under 20000 characters'),
+});
+
+export const auditResponse = z.object({ events: z.array(auditEvent) });
+export type AuditResponse = z.infer<typeof auditResponse>;
+
+export const devTeamMember = z.object({
+  email: z.string(),
+  name: z.string(),
+  role: z.string(),
+  isAdmin: z.boolean(),
+});
+export const devTeamResponse = z.object({ members: z.array(devTeamMember) });
+export type DevTeamMember = z.infer<typeof devTeamMember>;
+
+export const devSessionRequest = z.object({
+  email: z.string().trim().toLowerCase().email('enter an email address'),
+  name: z.string().trim().max(120).optional(),
+});
+export const devSessionResponse = z.object({ token: z.string(), expiresAt: z.string() });
+export type DevSessionResponse = z.infer<typeof devSessionResponse>;
+
+/**
+ * POST /api/chat answers with the `ai` package's UI message stream. Besides text and tool parts, it carries
+ * two data parts: `run` (the conversation id — new on a first turn — and where the run is) and `approval`
+ * (a card the run is waiting on, replaced in place as its status changes).
+ */
+export const runProgressStatus = z.enum([
+  'queued',
+  'running',
+  'awaiting_approval',
+  'completed',
+  'failed',
+  'timeout',
+]);
+export type RunProgressStatus = z.infer<typeof runProgressStatus>;
+export const runProgress = z.object({
+  conversationId: z.string(),
+  runId: z.string().optional(),
+  status: runProgressStatus,
+});
+export type RunProgress = z.infer<typeof runProgress>;
+
+export const chatDataPartSchemas = { run: runProgress, approval: pendingAction };
+export type ChatDataParts = { run: RunProgress; approval: z.infer<typeof pendingAction> };
+export type ChatUIMessage = UIMessage<never, ChatDataParts>;
