@@ -405,6 +405,8 @@ describe('GitWorkspace: sandbox', () => {
     expect(await ws.readFile('./areas//vendors.md')).toContain('Bob Martinez');
     await expect(ws.readFile('areas/nope.md')).rejects.toThrow(/does not exist/);
     await expect(ws.readFile('areas')).rejects.toMatchObject({ problem: 'bad_suffix' });
+    await expect(ws.listFiles('MEMORY.md')).rejects.toMatchObject({ problem: 'not_a_folder' });
+    await expect(ws.listFiles('nowhere')).rejects.toThrow(/does not exist/);
     const listed = await ws.listFiles('areas');
     expect(listed.map((f) => f.path)).toContain('areas/vendors.md');
     expect(listed.every((f) => f.path.startsWith('areas/'))).toBe(true);

@@ -179,8 +179,6 @@ export class GitWorkspace implements Workspace {
     return this.settings.dir;
   }
 
-  // ---- lifecycle -------------------------------------------------------------------------------------------
-
   open(): Promise<OpenInfo> {
     return this.exclusive(async () => {
       const started = performance.now();
@@ -208,8 +206,6 @@ export class GitWorkspace implements Workspace {
       return info;
     });
   }
-
-  // ---- files -----------------------------------------------------------------------------------------------
 
   async readFile(input: string): Promise<string> {
     const path = normalizeWorkspacePath(input);
@@ -277,7 +273,7 @@ export class GitWorkspace implements Workspace {
           `The folder "${dir}" does not exist; list_files with no folder shows everything.`,
         );
       if (!st.isDirectory())
-        throw new WorkspacePathError('not_a_file', dir, `"${dir}" is a file, not a folder.`);
+        throw new WorkspacePathError('not_a_folder', dir, `"${dir}" is a file, not a folder; use read_file.`);
     }
     const files: WorkspaceFile[] = [];
     const visit = async (rel: string) => {
@@ -314,8 +310,6 @@ export class GitWorkspace implements Workspace {
     }
     return { hits, truncated: false, filesSearched };
   }
-
-  // ---- git -------------------------------------------------------------------------------------------------
 
   sync(): Promise<SyncResult> {
     return this.exclusive(async () => {
@@ -445,8 +439,6 @@ export class GitWorkspace implements Workspace {
       return commits;
     });
   }
-
-  // ---- internals: clone, seed, fetch, merge, push ---------------------------------------------------------
 
   private get localRef() {
     return `refs/heads/${this.settings.branch}`;
@@ -731,8 +723,6 @@ export class GitWorkspace implements Workspace {
     return changes;
   }
 
-  // ---- internals: trees and the working copy --------------------------------------------------------------
-
   /** Changed paths between two commits; identical subtrees are skipped without being read. */
   private async diffCommits(from: string | undefined, to: string): Promise<TreeChange[]> {
     const result: unknown = await git.walk({
@@ -851,8 +841,6 @@ export class GitWorkspace implements Workspace {
       patchTruncated: truncated,
     };
   }
-
-  // ---- internals: small helpers ---------------------------------------------------------------------------
 
   private abs(path: string): string {
     return path ? join(this.dir, path) : this.dir;
@@ -1007,8 +995,6 @@ export class GitWorkspace implements Workspace {
     return wrapped;
   }
 }
-
-// ---- pure helpers -------------------------------------------------------------------------------------------
 
 /** First line: what happened and in which conversation; body: every changed file; trailer for tooling. */
 export function formatCommitMessage(turn: TurnSummary, changes: WorkspaceChange[]): string {

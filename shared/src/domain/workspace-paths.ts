@@ -29,7 +29,8 @@ export type WorkspacePathProblem =
   | 'bad_suffix'
   | 'symlink'
   | 'too_large'
-  | 'not_a_file';
+  | 'not_a_file'
+  | 'not_a_folder';
 
 export class WorkspacePathError extends ValidationError {
   readonly problem: WorkspacePathProblem;
