@@ -1,0 +1,1823 @@
+import { generateKeyPairSync, type KeyObject, randomBytes, verify } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
+import { DateTime } from 'luxon';
+import { createMimeMessage } from 'mimetext';
+import { TEAM_DOMAIN } from './seed/demo-team';
+import {
+  buildGoogleSeed,
+  DRIVE_MIME,
+  type GoogleSeed,
+  type SeedDocBlock,
+  type SeedDriveFile,
+  type SeedEmail,
+  type SeedEvent,
+} from './seed/google-data';
+
+/**
+ * A local stand-in for the Google Workspace REST APIs our adapters call (Gmail v1, Calendar v3, Drive v3,
+ * Docs v1, Sheets v4) plus the OAuth 2 token endpoint used by service accounts. Request and response shapes
+ * follow Google's published REST reference so the real `@googleapis/*` clients work unchanged: only their
+ * `rootUrl` and the token URL point here. It is deliberately a subset (see the notes per API below) and it
+ * listens on 127.0.0.1 only.
+ *
+ * Auth is real enough to catch mistakes: `/token` accepts the JWT-bearer grant, verifies the RS256 assertion
+ * against the service account's public key, checks aud/exp/iat, the delegated `sub` and the scopes, then
+ * issues an opaque access token that every API route requires (401 without it, 403 for a scope that does
+ * not cover the API, 403 when `userId` is not the delegated user).
+ */
+
+/** The audience Google requires in a service-account assertion (google-auth-library hard-codes it). */
+export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
+
+export interface ServiceAccountKey {
+  type: 'service_account';
+  project_id: string;
+  private_key_id: string;
+  private_key: string;
+  client_email: string;
+  client_id: string;
+  auth_uri: string;
+  token_uri: string;
+  universe_domain: string;
+}
+
+type Header = { name: string; value: string };
+
+interface GmailPart {
+  partId: string;
+  mimeType: string;
+  filename: string;
+  headers: Header[];
+  body: { size: number; data?: string; attachmentId?: string };
+  parts?: GmailPart[];
+}
+
+interface StoredMessage {
+  id: string;
+  threadId: string;
+  labelIds: string[];
+  internalDate: number;
+  historyId: number;
+  raw: string;
+  payload: GmailPart;
+  snippet: string;
+  attachments: Map<string, string>;
+  index: {
+    from: string;
+    to: string;
+    cc: string;
+    subject: string;
+    text: string;
+    messageId: string;
+    filenames: string[];
+  };
+}
+
+interface HistoryRecord {
+  id: number;
+  messages: { id: string; threadId: string }[];
+  messagesAdded?: { message: { id: string; threadId: string; labelIds: string[] } }[];
+  labelsAdded?: { message: { id: string; threadId: string; labelIds: string[] }; labelIds: string[] }[];
+  labelsRemoved?: { message: { id: string; threadId: string; labelIds: string[] }; labelIds: string[] }[];
+}
+
+interface MailboxState {
+  address: string;
+  messages: Map<string, StoredMessage>;
+  history: HistoryRecord[];
+  historyId: number;
+}
+
+interface StoredEvent {
+  id: string;
+  summary?: string;
+  description?: string;
+  location?: string;
+  /** Instants for timed events; for all-day events, the calendar-zone midnights of start and end dates. */
+  startMs: number;
+  endMs: number;
+  allDay?: { start: string; end: string };
+  timeZone?: string;
+  attendees: { email: string; displayName?: string; responseStatus: string; optional?: boolean }[];
+  created: string;
+  updated: string;
+  sendUpdates?: string;
+}
+
+interface CalendarState {
+  id: string;
+  summary: string;
+  timeZone: string;
+  events: Map<string, StoredEvent>;
+}
+
+/** A sent message as recorded by `messages.send`, for assertions in tests. */
+export interface SentRecord {
+  id: string;
+  threadId: string;
+  /** The threadId the client asked for; differs from `threadId` when Gmail would have started a new thread. */
+  requestedThreadId?: string;
+  from: string;
+  to: string;
+  cc: string;
+  subject: string;
+  messageIdHeader: string;
+  inReplyTo: string;
+  references: string;
+  text: string;
+  headers: Header[];
+}
+
+export interface DeliverEmailInput {
+  from: string;
+  to?: string;
+  subject: string;
+  text?: string;
+  html?: string;
+  labelIds?: string[];
+  internalDate?: number;
+  threadId?: string;
+  messageIdHeader?: string;
+  inReplyTo?: string;
+  references?: string;
+  /** Defaults to the seeded shared inbox. */
+  mailbox?: string;
+}
+
+interface Override {
+  prefix: string;
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+  remaining: number;
+}
+
+export interface GoogleEmulatorState {
+  /** The next `times` requests whose path starts with `pathPrefix` get `status` with a Google error body. */
+  failNext(
+    pathPrefix: string,
+    status: number,
+    opts?: { times?: number; headers?: Record<string, string> },
+  ): void;
+  /** The next matching requests get exactly this response (e.g. a 200 with a malformed body). */
+  respondNext(
+    pathPrefix: string,
+    res: { status: number; body: string; headers?: Record<string, string>; times?: number },
+  ): void;
+  /** Drops every pending failNext/respondNext. */
+  clearFailures(): void;
+  /** Simulates inbound mail arriving in a mailbox (history, labels and search index updated like Gmail). */
+  deliverEmail(input: DeliverEmailInput): { id: string; threadId: string };
+  sent(mailbox?: string): SentRecord[];
+  message(id: string, mailbox?: string): { id: string; threadId: string; labelIds: string[] } | undefined;
+  events(calendarId?: string): StoredEvent[];
+  /** Invalidates every issued access token (the next API call answers 401). */
+  revokeTokens(): void;
+  /** Makes `messages.send` replace the client's Message-ID with its own, to test reconciliation fallbacks. */
+  replaceSentMessageIds(on: boolean): void;
+  readonly tokensIssued: number;
+  readonly requests: { method: string; path: string; status: number }[];
+}
+
+export interface GoogleEmulator {
+  url: string;
+  tokenUrl: string;
+  /** A freshly generated key for this run, with `token_uri` pointing at this emulator. Never a real key. */
+  serviceAccount: ServiceAccountKey;
+  serviceAccountJson: string;
+  /** The seeded shared inbox (the domain-wide delegation subject). */
+  mailbox: string;
+  timezone: string;
+  state: GoogleEmulatorState;
+  stop(): Promise<void>;
+}
+
+export interface GoogleEmulatorOptions {
+  port?: number;
+  /** Seed data; `false` starts empty. Defaults to the demo team (`buildGoogleSeed`). */
+  seed?: GoogleSeed | false;
+  /** Scopes the emulated Workspace admin granted the service account for delegation. */
+  delegatedScopes?: string[];
+}
+
+const DEFAULT_DELEGATED_SCOPES = [
+  'https://mail.google.com/',
+  'https://www.googleapis.com/auth/gmail.modify',
+  'https://www.googleapis.com/auth/gmail.readonly',
+  'https://www.googleapis.com/auth/gmail.send',
+  'https://www.googleapis.com/auth/calendar',
+  'https://www.googleapis.com/auth/calendar.events',
+  'https://www.googleapis.com/auth/calendar.readonly',
+  'https://www.googleapis.com/auth/drive',
+  'https://www.googleapis.com/auth/drive.readonly',
+  'https://www.googleapis.com/auth/documents.readonly',
+  'https://www.googleapis.com/auth/spreadsheets.readonly',
+];
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ALREADY_EXISTS',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+const REASONS: Record<number, string> = {
+  400: 'badRequest',
+  401: 'authError',
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'duplicate',
+  429: 'rateLimitExceeded',
+  500: 'backendError',
+  503: 'backendError',
+};
+const DEFAULT_MESSAGES: Record<number, string> = {
+  401: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+  404: 'Requested entity was not found.',
+  429: 'Quota exceeded for quota metric. Rate limit exceeded.',
+  500: 'Backend Error',
+  503: 'The service is currently unavailable.',
+};
+
+/** Google's JSON error envelope (`{ error: { code, message, errors, status } }`). */
+function googleError(status: number, message?: string, reason?: string) {
+  const msg = message ?? DEFAULT_MESSAGES[status] ?? 'Request failed';
+  return {
+    error: {
+      code: status,
+      message: msg,
+      errors: [{ message: msg, domain: 'global', reason: reason ?? REASONS[status] ?? 'unknown' }],
+      status: STATUS_NAMES[status] ?? 'UNKNOWN',
+    },
+  };
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message?: string,
+    readonly reason?: string,
+  ) {
+    super(message ?? DEFAULT_MESSAGES[status] ?? 'Request failed');
+  }
+}
+
+// ---------------------------------------------------------------- MIME (just enough for what clients send)
+
+interface MimeNode {
+  headers: Header[];
+  mimeType: string;
+  params: Record<string, string>;
+  filename: string;
+  body: Buffer;
+  children: MimeNode[];
+}
+
+/** RFC 2047 encoded words (`=?utf-8?B?…?=`), which mimetext uses for names and subjects. */
+function decodeWords(value: string): string {
+  return value.replace(
+    /=\?([^?]+)\?([bBqQ])\?([^?]*)\?=(\s+(?==\?))?/g,
+    (_m, charset: string, enc: string, text: string) => {
+      const bytes =
+        enc.toUpperCase() === 'B'
+          ? Buffer.from(text, 'base64')
+          : decodeQuotedPrintable(text.replace(/_/g, ' '));
+      return bytes.toString(/utf-?8/i.test(charset) ? 'utf8' : 'latin1');
+    },
+  );
+}
+
+function decodeQuotedPrintable(s: string): Buffer {
+  const soft = s.replace(/=\r?\n/g, '');
+  const out: number[] = [];
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft.slice(i + 1, i + 3);
+    if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      out.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else {
+      out.push(...Buffer.from(soft[i] ?? '', 'utf8'));
+    }
+  }
+  return Buffer.from(out);
+}
+
+function parseHeaderBlock(block: string): Header[] {
+  const unfolded = block.replace(/\r?\n[ \t]+/g, ' ');
+  return unfolded
+    .split(/\r?\n/)
+    .filter((l) => l.includes(':'))
+    .map((l) => {
+      const at = l.indexOf(':');
+      return { name: l.slice(0, at).trim(), value: decodeWords(l.slice(at + 1).trim()) };
+    });
+}
+
+function headerValue(headers: Header[], name: string): string | undefined {
+  return headers.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
+}
+
+function parseParams(value: string): { value: string; params: Record<string, string> } {
+  const [first = '', ...rest] = value.split(';');
+  const params: Record<string, string> = {};
+  for (const p of rest) {
+    const at = p.indexOf('=');
+    if (at < 0) continue;
+    params[p.slice(0, at).trim().toLowerCase()] = p
+      .slice(at + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+  }
+  return { value: first.trim().toLowerCase(), params };
+}
+
+function parseMime(raw: string): MimeNode {
+  const split = /\r?\n\r?\n/.exec(raw);
+  const head = split ? raw.slice(0, split.index) : raw;
+  const body = split ? raw.slice(split.index + split[0].length) : '';
+  const headers = parseHeaderBlock(head);
+  const ct = parseParams(headerValue(headers, 'Content-Type') ?? 'text/plain; charset=us-ascii');
+  const disposition = parseParams(headerValue(headers, 'Content-Disposition') ?? '');
+  const filename = disposition.params.filename ?? ct.params.name ?? '';
+  const boundary = ct.params.boundary;
+  if (ct.value.startsWith('multipart/') && boundary) {
+    const parts: string[] = [];
+    let current: string[] | undefined;
+    for (const line of body.split(/\r?\n/)) {
+      if (line === `--${boundary}--`) break;
+      if (line === `--${boundary}`) {
+        if (current) parts.push(current.join('\n'));
+        current = [];
+      } else current?.push(line);
+    }
+    if (current) parts.push(current.join('\n'));
+    return {
+      headers,
+      mimeType: ct.value,
+      params: ct.params,
+      filename,
+      body: Buffer.alloc(0),
+      children: parts.map(parseMime),
+    };
+  }
+  const cte = (headerValue(headers, 'Content-Transfer-Encoding') ?? '7bit').trim().toLowerCase();
+  const bytes =
+    cte === 'base64'
+      ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+      : cte === 'quoted-printable'
+        ? decodeQuotedPrintable(body)
+        : Buffer.from(body.replace(/\r?\n$/, ''), 'utf8');
+  return { headers, mimeType: ct.value, params: ct.params, filename, body: bytes, children: [] };
+}
+
+function nodeText(node: MimeNode): string {
+  return node.body.toString(/^(utf-?8|us-ascii)$/i.test(node.params.charset ?? 'utf-8') ? 'utf8' : 'latin1');
+}
+
+function stripHtml(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/div|\/h\d|\/li)[^>]*>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, ' ');
+}
+
+function leaves(node: MimeNode): MimeNode[] {
+  return node.children.length ? node.children.flatMap(leaves) : [node];
+}
+
+function composeRaw(e: {
+  from: string;
+  to: string;
+  cc?: string;
+  subject: string;
+  text?: string;
+  html?: string;
+  attachments?: SeedEmail['attachments'];
+  messageIdHeader: string;
+  inReplyTo?: string;
+  references?: string;
+  date: Date;
+}): string {
+  const msg = createMimeMessage();
+  msg.setSender(e.from);
+  msg.setTo(e.to);
+  if (e.cc) msg.setCc(e.cc);
+  msg.setSubject(e.subject);
+  msg.setHeader('Date', e.date.toUTCString().replace('GMT', '+0000'));
+  msg.setHeader('Message-ID', e.messageIdHeader);
+  if (e.inReplyTo) msg.setHeader('In-Reply-To', e.inReplyTo);
+  if (e.references) msg.setHeader('References', e.references);
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  if (e.text !== undefined)
+    msg.addMessage({ contentType: 'text/plain', data: b64(e.text), encoding: 'base64' });
+  if (e.html !== undefined)
+    msg.addMessage({ contentType: 'text/html', data: b64(e.html), encoding: 'base64' });
+  for (const a of e.attachments ?? []) {
+    msg.addAttachment({
+      filename: a.filename,
+      contentType: a.mimeType,
+      data: Buffer.from(a.data).toString('base64'),
+    });
+  }
+  return msg.asRaw();
+}
+
+// ---------------------------------------------------------------- Gmail search (`q`)
+
+type Predicate = (m: StoredMessage) => boolean;
+
+const CATEGORY_LABELS: Record<string, string> = {
+  primary: 'CATEGORY_PERSONAL',
+  personal: 'CATEGORY_PERSONAL',
+  social: 'CATEGORY_SOCIAL',
+  promotions: 'CATEGORY_PROMOTIONS',
+  updates: 'CATEGORY_UPDATES',
+  forums: 'CATEGORY_FORUMS',
+};
+
+/**
+ * Dates in `after:`/`before:` are midnight Pacific time; plain integers are epoch seconds (Gmail API guide,
+ * "Searching for messages"). Emulator choice, not confirmed: `after:` is inclusive and `before:` exclusive.
+ */
+function parseQueryDate(v: string): number {
+  if (/^\d{9,}$/.test(v)) return Number(v) * 1000;
+  const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(v);
+  if (!m) throw new ApiError(400, `Invalid date in query: ${v}`, 'invalidArgument');
+  return DateTime.fromObject(
+    { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) },
+    { zone: 'America/Los_Angeles' },
+  ).toMillis();
+}
+
+/** `newer_than:2d` — d, m (months) and y are Gmail's units; `h` is an emulator extension (unconfirmed in Gmail). */
+function parseRelative(v: string, now: number): number {
+  const m = /^(\d+)([dhmy])$/i.exec(v);
+  if (!m) throw new ApiError(400, `Invalid relative date in query: ${v}`, 'invalidArgument');
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 'd').toLowerCase();
+  const dt = DateTime.fromMillis(now);
+  const back =
+    unit === 'h' ? { hours: n } : unit === 'd' ? { days: n } : unit === 'm' ? { months: n } : { years: n };
+  return dt.minus(back).toMillis();
+}
+
+function textMatch(m: StoredMessage, word: string): boolean {
+  const w = word.toLowerCase();
+  const i = m.index;
+  return [i.from, i.to, i.cc, i.subject, i.text].some((f) => f.includes(w));
+}
+
+function operator(key: string, values: string[], mode: 'all' | 'any', now: number): Predicate {
+  const combine = (test: (m: StoredMessage, v: string) => boolean): Predicate =>
+    mode === 'all' ? (m) => values.every((v) => test(m, v)) : (m) => values.some((v) => test(m, v));
+  const lower = values.map((v) => v.toLowerCase());
+  const labelFor = (v: string) => v.toUpperCase().replace(/[-\s/]/g, '_');
+  switch (key.toLowerCase()) {
+    case 'from':
+      return combine((m, v) => m.index.from.includes(v.toLowerCase()));
+    case 'to':
+      return combine((m, v) => m.index.to.includes(v.toLowerCase()) || m.index.cc.includes(v.toLowerCase()));
+    case 'cc':
+      return combine((m, v) => m.index.cc.includes(v.toLowerCase()));
+    case 'subject':
+      return combine((m, v) => m.index.subject.includes(v.toLowerCase()));
+    case 'is':
+      return combine((m, v) => {
+        const w = v.toLowerCase();
+        if (w === 'read') return !m.labelIds.includes('UNREAD');
+        return m.labelIds.includes(w.toUpperCase());
+      });
+    case 'in':
+      return combine((m, v) => v.toLowerCase() === 'anywhere' || m.labelIds.includes(labelFor(v)));
+    case 'label':
+      return combine((m, v) => m.labelIds.some((l) => l.toUpperCase() === labelFor(v)));
+    case 'category':
+      return combine((m, v) =>
+        m.labelIds.includes(CATEGORY_LABELS[v.toLowerCase()] ?? `CATEGORY_${labelFor(v)}`),
+      );
+    case 'after':
+    case 'newer':
+      return combine((m, v) => m.internalDate >= parseQueryDate(v));
+    case 'before':
+    case 'older':
+      return combine((m, v) => m.internalDate < parseQueryDate(v));
+    case 'newer_than':
+      return combine((m, v) => m.internalDate >= parseRelative(v, now));
+    case 'older_than':
+      return combine((m, v) => m.internalDate < parseRelative(v, now));
+    case 'rfc822msgid':
+      return combine((m, v) => m.index.messageId === v.replace(/^<|>$/g, '').toLowerCase());
+    case 'has':
+      return combine((m, v) => v.toLowerCase() === 'attachment' && m.index.filenames.length > 0);
+    case 'filename':
+      return combine((m, v) => m.index.filenames.some((f) => f.includes(v.toLowerCase())));
+    default:
+      // Gmail treats an unknown operator as plain text.
+      return (m) => lower.every((v) => textMatch(m, `${key}:${v}`));
+  }
+}
+
+/** A small recursive-descent parser: implicit AND, `OR`, `-` negation, `( )` groups, `{ }` any-of, quotes. */
+class GmailQuery {
+  private i = 0;
+  constructor(
+    private readonly s: string,
+    private readonly now: number,
+  ) {}
+
+  static compile(q: string, now: number): Predicate {
+    const p = new GmailQuery(q, now);
+    const pred = p.and();
+    p.ws();
+    if (p.i < p.s.length) throw new ApiError(400, `Invalid query near: ${p.s.slice(p.i)}`, 'invalidArgument');
+    return pred;
+  }
+
+  private ws() {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i] ?? '')) this.i++;
+  }
+
+  private and(close?: string): Predicate {
+    const parts: Predicate[] = [];
+    for (;;) {
+      this.ws();
+      if (this.i >= this.s.length || (close && this.s[this.i] === close)) break;
+      parts.push(this.or(close));
+    }
+    return (m) => parts.every((p) => p(m));
+  }
+
+  private or(close?: string): Predicate {
+    const alts = [this.unary(close)];
+    for (;;) {
+      const save = this.i;
+      this.ws();
+      if (/^OR\s/.test(this.s.slice(this.i, this.i + 3))) {
+        this.i += 2;
+        this.ws();
+        alts.push(this.unary(close));
+      } else {
+        this.i = save;
+        break;
+      }
+    }
+    return alts.length === 1 ? (alts[0] as Predicate) : (m) => alts.some((a) => a(m));
+  }
+
+  private unary(close?: string): Predicate {
+    this.ws();
+    if (this.s[this.i] === '-') {
+      this.i++;
+      const inner = this.unary(close);
+      return (m) => !inner(m);
+    }
+    return this.primary(close);
+  }
+
+  private quoted(): string {
+    const end = this.s.indexOf('"', this.i + 1);
+    const stop = end < 0 ? this.s.length : end;
+    const v = this.s.slice(this.i + 1, stop);
+    this.i = stop + 1;
+    return v;
+  }
+
+  private word(): string {
+    const start = this.i;
+    while (this.i < this.s.length && !/[\s(){}"]/.test(this.s[this.i] ?? '')) this.i++;
+    return this.s.slice(start, this.i);
+  }
+
+  /** The value list of `key:(a b)` / `key:(a OR b)` / `key:{a b}`. */
+  private group(open: string): { values: string[]; mode: 'all' | 'any' } {
+    const closeCh = open === '(' ? ')' : '}';
+    const end = this.s.indexOf(closeCh, this.i);
+    const inner = this.s.slice(this.i + 1, end < 0 ? this.s.length : end);
+    this.i = end < 0 ? this.s.length : end + 1;
+    const tokens = inner.split(/\s+/).filter(Boolean);
+    const any = open === '{' || tokens.includes('OR');
+    return {
+      values: tokens.filter((t) => t !== 'OR').map((t) => t.replace(/^"|"$/g, '')),
+      mode: any ? 'any' : 'all',
+    };
+  }
+
+  private primary(close?: string): Predicate {
+    const ch = this.s[this.i];
+    if (ch === '(') {
+      this.i++;
+      const inner = this.and(')');
+      if (this.s[this.i] === ')') this.i++;
+      return inner;
+    }
+    if (ch === '{') {
+      this.i++;
+      const alts: Predicate[] = [];
+      for (;;) {
+        this.ws();
+        if (this.i >= this.s.length || this.s[this.i] === '}') break;
+        alts.push(this.unary('}'));
+      }
+      if (this.s[this.i] === '}') this.i++;
+      return (m) => alts.some((a) => a(m));
+    }
+    if (ch === '"') {
+      const phrase = this.quoted();
+      return (m) => textMatch(m, phrase);
+    }
+    if (ch === close) return () => true;
+    const token = this.word();
+    const colon = token.indexOf(':');
+    if (colon <= 0) return (m) => textMatch(m, token);
+    const key = token.slice(0, colon);
+    let rest = token.slice(colon + 1);
+    if (rest === '' && (this.s[this.i] === '(' || this.s[this.i] === '{')) {
+      const g = this.group(this.s[this.i] as string);
+      return operator(key, g.values, g.mode, this.now);
+    }
+    if (rest === '' && this.s[this.i] === '"') rest = this.quoted();
+    return operator(key, [rest], 'all', this.now);
+  }
+}
+
+// ---------------------------------------------------------------- Drive search (`q`)
+
+type DriveFile = SeedDriveFile & { trashed: boolean; createdTime: string; size?: number };
+
+/**
+ * Drive's query language, subset: `name contains|=|!=`, `mimeType =|!=|contains`, `fullText contains`,
+ * `'<id>' in parents`, `trashed =`, `modifiedTime >|<`, combined with and/or/not and parentheses.
+ * `name contains` is a word-prefix match as Drive documents; `fullText contains` is an emulator
+ * approximation (case-insensitive substring of name and content).
+ */
+function compileDriveQuery(q: string): (f: DriveFile) => boolean {
+  const tokens: string[] = [];
+  const re = /\s*('(?:\\.|[^'\\])*'|\(|\)|!=|<=|>=|=|<|>|[A-Za-z_]+)/y;
+  let pos = 0;
+  while (pos < q.length) {
+    if (/^\s*$/.test(q.slice(pos))) break;
+    re.lastIndex = pos;
+    const m = re.exec(q);
+    if (!m) throw new ApiError(400, 'Invalid Value', 'invalid');
+    tokens.push(m[1] ?? '');
+    pos = re.lastIndex;
+  }
+  let i = 0;
+  const peek = () => tokens[i];
+  const next = () => {
+    const t = tokens[i++];
+    if (t === undefined) throw new ApiError(400, 'Invalid Value', 'invalid');
+    return t;
+  };
+  const str = (t: string) => {
+    if (!t.startsWith("'")) throw new ApiError(400, 'Invalid Value', 'invalid');
+    return t.slice(1, -1).replace(/\\(.)/g, '$1');
+  };
+  const contentOf = (f: DriveFile) =>
+    [
+      f.name,
+      f.text ?? '',
+      ...(f.doc ?? []).map((b) => (b.kind === 'table' ? b.rows.flat().join(' ') : b.text)),
+      ...(f.sheets ?? []).flatMap((s) => s.rows.flat()),
+    ]
+      .join('\n')
+      .toLowerCase();
+  const term = (): ((f: DriveFile) => boolean) => {
+    const t = next();
+    if (t === '(') {
+      const inner = expr();
+      if (next() !== ')') throw new ApiError(400, 'Invalid Value', 'invalid');
+      return inner;
+    }
+    if (t.toLowerCase() === 'not') {
+      const inner = term();
+      return (f) => !inner(f);
+    }
+    if (t.startsWith("'")) {
+      const value = str(t);
+      if (next().toLowerCase() !== 'in') throw new ApiError(400, 'Invalid Value', 'invalid');
+      if (next() !== 'parents') throw new ApiError(400, 'Invalid Value', 'invalid');
+      return (f) => f.parents.includes(value);
+    }
+    const field = t;
+    const op = next().toLowerCase();
+    const raw = next();
+    if (field === 'trashed') {
+      const want = raw === 'true';
+      return op === '!=' ? (f) => f.trashed !== want : (f) => f.trashed === want;
+    }
+    const value = str(raw);
+    const v = value.toLowerCase();
+    if (field === 'name') {
+      if (op === 'contains')
+        return (f) =>
+          f.name.toLowerCase().startsWith(v) ||
+          f.name
+            .toLowerCase()
+            .split(/\s+/)
+            .some((w) => w.startsWith(v));
+      if (op === '=') return (f) => f.name === value;
+      if (op === '!=') return (f) => f.name !== value;
+    }
+    if (field === 'mimeType') {
+      if (op === '=') return (f) => f.mimeType === value;
+      if (op === '!=') return (f) => f.mimeType !== value;
+      if (op === 'contains') return (f) => f.mimeType.includes(value);
+    }
+    if (field === 'fullText' && op === 'contains') {
+      const phrase = v.replace(/^"|"$/g, '');
+      return (f) => contentOf(f).includes(phrase);
+    }
+    if (field === 'modifiedTime' && ['<', '>', '<=', '>='].includes(op)) {
+      const at = Date.parse(value);
+      return (f) => {
+        const m = Date.parse(f.modifiedTime);
+        return op === '<' ? m < at : op === '>' ? m > at : op === '<=' ? m <= at : m >= at;
+      };
+    }
+    throw new ApiError(400, 'Invalid Value', 'invalid');
+  };
+  const conj = (): ((f: DriveFile) => boolean) => {
+    const parts = [term()];
+    while (peek()?.toLowerCase() === 'and') {
+      i++;
+      parts.push(term());
+    }
+    return (f) => parts.every((p) => p(f));
+  };
+  const expr = (): ((f: DriveFile) => boolean) => {
+    const parts = [conj()];
+    while (peek()?.toLowerCase() === 'or') {
+      i++;
+      parts.push(conj());
+    }
+    return (f) => parts.some((p) => p(f));
+  };
+  if (tokens.length === 0) return () => true;
+  const pred = expr();
+  if (i < tokens.length) throw new ApiError(400, 'Invalid Value', 'invalid');
+  return pred;
+}
+
+/** `fields=nextPageToken,files(id,name)` → the selected file fields; undefined = the API's defaults. */
+function selectedFileFields(fields: string | undefined, listing: boolean): string[] | 'all' {
+  const defaults = ['kind', 'id', 'name', 'mimeType'];
+  if (!fields) return defaults;
+  if (fields === '*') return 'all';
+  if (listing) {
+    const m = /files\(([^)]*)\)/.exec(fields);
+    if (m) return (m[1] ?? '').split(',').map((s) => s.trim());
+    return /(^|,)\s*files\s*(,|$)/.test(fields) ? 'all' : defaults;
+  }
+  return fields.split(',').map((s) => s.trim());
+}
+
+// ---------------------------------------------------------------- Docs and Sheets bodies
+
+function buildDocument(file: DriveFile) {
+  let index = 1;
+  const paragraph = (text: string, namedStyleType: string, bullet: boolean) => {
+    const content = `${text}\n`;
+    const start = index;
+    index += content.length;
+    return {
+      startIndex: start,
+      endIndex: index,
+      paragraph: {
+        elements: [{ startIndex: start, endIndex: index, textRun: { content, textStyle: {} } }],
+        paragraphStyle: { namedStyleType, direction: 'LEFT_TO_RIGHT' },
+        ...(bullet ? { bullet: { listId: 'kix.list1', textStyle: {} } } : {}),
+      },
+    };
+  };
+  const block = (b: SeedDocBlock) => {
+    if (b.kind === 'heading') return paragraph(b.text, `HEADING_${b.level}`, false);
+    if (b.kind === 'bullet') return paragraph(b.text, 'NORMAL_TEXT', true);
+    if (b.kind === 'paragraph') return paragraph(b.text, 'NORMAL_TEXT', false);
+    const start = index++;
+    const tableRows = b.rows.map((row) => {
+      const rowStart = index++;
+      const tableCells = row.map((cell) => {
+        const cellStart = index++;
+        const content = [paragraph(cell, 'NORMAL_TEXT', false)];
+        return {
+          startIndex: cellStart,
+          endIndex: index,
+          content,
+          tableCellStyle: { rowSpan: 1, columnSpan: 1 },
+        };
+      });
+      return { startIndex: rowStart, endIndex: index, tableCells };
+    });
+    return {
+      startIndex: start,
+      endIndex: ++index,
+      table: { rows: b.rows.length, columns: Math.max(0, ...b.rows.map((r) => r.length)), tableRows },
+    };
+  };
+  const content = [
+    { endIndex: 1, sectionBreak: { sectionStyle: { columnSeparatorStyle: 'NONE' } } },
+    ...(file.doc ?? []).map(block),
+  ];
+  return {
+    documentId: file.id,
+    title: file.name,
+    body: { content },
+    lists: {
+      'kix.list1': {
+        listProperties: { nestingLevels: [{ glyphType: 'GLYPH_TYPE_UNSPECIFIED', glyphSymbol: '●' }] },
+      },
+    },
+    revisionId: `rev-${file.modifiedTime}`,
+    suggestionsViewMode: 'SUGGESTIONS_INLINE',
+  };
+}
+
+function colToIndex(col: string): number {
+  let n = 0;
+  for (const ch of col.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
+function indexToCol(i: number): string {
+  let n = i + 1;
+  let s = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}
+
+function quoteSheet(title: string): string {
+  return /^[A-Za-z0-9_]+$/.test(title) ? title : `'${title.replace(/'/g, "''")}'`;
+}
+
+/** A1 notation: `Sheet!A1:C5`, `'Rent roll'!A:C`, `Sheet`, `A1:C5` (first sheet), open-ended `A2:C`. */
+function readRange(file: DriveFile, range: string) {
+  const sheets = file.sheets ?? [];
+  const bang = range.lastIndexOf('!');
+  let sheetName: string | undefined;
+  let cells = '';
+  const cellRe = /^([A-Za-z]*)(\d*)(?::([A-Za-z]*)(\d*))?$/;
+  if (bang >= 0) {
+    sheetName = range.slice(0, bang);
+    cells = range.slice(bang + 1);
+  } else if (cellRe.test(range) && !sheets.some((s) => s.title === range)) {
+    cells = range;
+  } else {
+    sheetName = range;
+  }
+  if (sheetName?.startsWith("'")) sheetName = sheetName.slice(1, -1).replace(/''/g, "'");
+  const sheet = sheetName === undefined ? sheets[0] : sheets.find((s) => s.title === sheetName);
+  const m = cellRe.exec(cells);
+  if (!sheet || !m) throw new ApiError(400, `Unable to parse range: ${range}`, 'badRequest');
+  const startCol = m[1] ? colToIndex(m[1]) : 0;
+  const startRow = m[2] ? Number(m[2]) - 1 : 0;
+  const single = m[3] === undefined && m[4] === undefined && cells !== '';
+  const endCol = single ? startCol : m[3] ? colToIndex(m[3]) : Number.POSITIVE_INFINITY;
+  const endRow = single ? startRow : m[4] ? Number(m[4]) - 1 : Number.POSITIVE_INFINITY;
+  const rows = sheet.rows
+    .slice(startRow, endRow === Number.POSITIVE_INFINITY ? undefined : endRow + 1)
+    .map((r) => r.slice(startCol, endCol === Number.POSITIVE_INFINITY ? undefined : endCol + 1));
+  // Sheets omits trailing empty cells and rows.
+  const trimmed = rows.map((r) => {
+    const copy = [...r];
+    while (copy.length && copy[copy.length - 1] === '') copy.pop();
+    return copy;
+  });
+  while (trimmed.length && trimmed[trimmed.length - 1]?.length === 0) trimmed.pop();
+  const width = Math.max(1, ...trimmed.map((r) => r.length));
+  const lastCol = endCol === Number.POSITIVE_INFINITY ? startCol + width - 1 : endCol;
+  const lastRow = endRow === Number.POSITIVE_INFINITY ? startRow + Math.max(1, trimmed.length) - 1 : endRow;
+  const a1 = `${quoteSheet(sheet.title)}!${indexToCol(startCol)}${startRow + 1}:${indexToCol(lastCol)}${lastRow + 1}`;
+  return { a1, values: trimmed };
+}
+
+// ---------------------------------------------------------------- the server
+
+function b64urlJson(part: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function newGmailId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+/** Calendar event ids: base32hex characters (a–v, 0–9), 5 to 1024 long (Calendar API reference, Event.id). */
+const EVENT_ID_RE = /^[a-v0-9]{5,1024}$/;
+
+export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Promise<GoogleEmulator> {
+  const seed = opts.seed === false ? undefined : (opts.seed ?? buildGoogleSeed());
+  const delegatedScopes = new Set(opts.delegatedScopes ?? DEFAULT_DELEGATED_SCOPES);
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const clientEmail = `switchboard@switchboard-local.iam.gserviceaccount.com`;
+  const accounts = new Map<string, KeyObject>([[clientEmail, publicKey]]);
+  const tokens = new Map<string, { subject?: string; scopes: string[]; expiresAt: number }>();
+  let tokensIssued = 0;
+  let replaceMessageIds = false;
+  const overrides: Override[] = [];
+  const requests: { method: string; path: string; status: number }[] = [];
+  const mailboxes = new Map<string, MailboxState>();
+  const sent = new Map<string, SentRecord[]>();
+  const calendars = new Map<string, CalendarState>();
+  const files = new Map<string, DriveFile>();
+  const defaultTz = seed?.timezone ?? 'America/New_York';
+  const domain = (seed?.mailbox ?? `office@${TEAM_DOMAIN}`).split('@')[1] ?? TEAM_DOMAIN;
+
+  const mailboxFor = (address: string): MailboxState => {
+    const key = address.toLowerCase();
+    let mb = mailboxes.get(key);
+    if (!mb) {
+      mb = { address: key, messages: new Map(), history: [], historyId: 1000 };
+      mailboxes.set(key, mb);
+    }
+    return mb;
+  };
+  const calendarFor = (address: string): CalendarState => {
+    const key = address.toLowerCase();
+    let cal = calendars.get(key);
+    if (!cal) {
+      cal = { id: key, summary: key, timeZone: defaultTz, events: new Map() };
+      calendars.set(key, cal);
+    }
+    return cal;
+  };
+
+  const summary = (m: StoredMessage) => ({ id: m.id, threadId: m.threadId, labelIds: [...m.labelIds] });
+
+  const record = (mb: MailboxState, entry: Omit<HistoryRecord, 'id'>): number => {
+    mb.historyId += 1;
+    mb.history.push({ id: mb.historyId, ...entry });
+    return mb.historyId;
+  };
+
+  const store = (
+    mb: MailboxState,
+    input: { id?: string; threadId?: string; raw: string; labelIds: string[]; internalDate: number },
+  ): StoredMessage => {
+    const id = input.id ?? newGmailId();
+    const root = parseMime(input.raw);
+    const attachments = new Map<string, string>();
+    const toPart = (node: MimeNode, partId: string): GmailPart => {
+      const base = { partId, mimeType: node.mimeType, filename: node.filename, headers: node.headers };
+      if (node.children.length) {
+        return {
+          ...base,
+          body: { size: 0 },
+          parts: node.children.map((c, i) => toPart(c, partId === '' ? String(i) : `${partId}.${i}`)),
+        };
+      }
+      const data = node.body.toString('base64url');
+      if (node.filename) {
+        const attachmentId = `ANGjdJ${id}${partId.replace(/\./g, '_')}${randomBytes(6).toString('hex')}`;
+        attachments.set(attachmentId, data);
+        return { ...base, body: { size: node.body.length, attachmentId } };
+      }
+      return { ...base, body: { size: node.body.length, data } };
+    };
+    const payload = toPart(root, '');
+    const bodyLeaves = leaves(root).filter((l) => !l.filename);
+    const plain = bodyLeaves.filter((l) => l.mimeType === 'text/plain').map(nodeText);
+    const html = bodyLeaves.filter((l) => l.mimeType === 'text/html').map((l) => stripHtml(nodeText(l)));
+    const text = (plain.length ? plain : html).join('\n');
+    const h = (n: string) => headerValue(root.headers, n) ?? '';
+    const message: StoredMessage = {
+      id,
+      threadId: input.threadId ?? id,
+      labelIds: [...input.labelIds],
+      internalDate: input.internalDate,
+      historyId: 0,
+      raw: input.raw,
+      payload,
+      snippet: text.replace(/\s+/g, ' ').trim().slice(0, 200),
+      attachments,
+      index: {
+        from: h('From').toLowerCase(),
+        to: h('To').toLowerCase(),
+        cc: h('Cc').toLowerCase(),
+        subject: h('Subject').toLowerCase(),
+        text: text.toLowerCase(),
+        messageId: h('Message-ID').replace(/^<|>$/g, '').toLowerCase(),
+        filenames: leaves(root)
+          .filter((l) => l.filename)
+          .map((l) => l.filename.toLowerCase()),
+      },
+    };
+    mb.messages.set(id, message);
+    message.historyId = record(mb, {
+      messages: [{ id, threadId: message.threadId }],
+      messagesAdded: [{ message: summary(message) }],
+    });
+    return message;
+  };
+
+  for (const e of seed?.emails ?? []) {
+    store(mailboxFor(seed?.mailbox ?? ''), {
+      id: e.id,
+      threadId: e.threadId,
+      labelIds: e.labelIds,
+      internalDate: e.internalDate,
+      raw: composeRaw({ ...e, date: new Date(e.internalDate) }),
+    });
+  }
+  if (seed) {
+    const cal = calendarFor(seed.mailbox);
+    cal.summary = 'Oak Properties';
+    cal.timeZone = seed.timezone;
+    for (const ev of seed.events)
+      cal.events.set(ev.id, eventFromInput(ev, cal.timeZone, new Date().toISOString()));
+    for (const f of seed.files) {
+      files.set(f.id, { ...f, trashed: false, createdTime: f.modifiedTime, size: f.bytes?.length });
+    }
+  }
+
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError)
+      return c.json(googleError(err.status, err.message, err.reason), err.status as 400);
+    return c.json(googleError(500, String(err)), 500);
+  });
+  app.notFound((c) => c.json(googleError(404, `Not found: ${c.req.path}`), 404));
+
+  app.use('*', async (c, next) => {
+    const path = c.req.path;
+    // Prefixes match the path plus query string, so a test can target e.g. `…/files/ID?alt=media`.
+    const target = path + new URL(c.req.url).search;
+    const o = overrides.find((x) => target.startsWith(x.prefix));
+    if (o) {
+      o.remaining -= 1;
+      if (o.remaining <= 0) overrides.splice(overrides.indexOf(o), 1);
+      requests.push({ method: c.req.method, path, status: o.status });
+      const headers = { 'content-type': 'application/json; charset=UTF-8', ...o.headers };
+      const body = o.body ?? JSON.stringify(googleError(o.status));
+      return new Response(body, { status: o.status, headers });
+    }
+    await next();
+    requests.push({ method: c.req.method, path, status: c.res.status });
+  });
+
+  app.post('/token', async (c) => {
+    const form = await c.req.parseBody();
+    const oauthError = (status: 400 | 401, error: string, description: string) =>
+      c.json({ error, error_description: description }, status);
+    if (
+      form.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' ||
+      typeof form.assertion !== 'string'
+    ) {
+      return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type: expected the JWT bearer grant.');
+    }
+    const [h = '', p = '', sig = ''] = form.assertion.split('.');
+    const header = b64urlJson(h) as { alg?: string } | undefined;
+    const claims = b64urlJson(p) as
+      | { iss?: string; sub?: string; aud?: string; scope?: string; iat?: number; exp?: number }
+      | undefined;
+    if (!header || !claims || header.alg !== 'RS256') return oauthError(400, 'invalid_grant', 'Invalid JWT.');
+    const key = claims.iss ? accounts.get(claims.iss) : undefined;
+    if (!key) return oauthError(400, 'invalid_grant', 'Invalid grant: account not found');
+    if (!verify('RSA-SHA256', Buffer.from(`${h}.${p}`), key, Buffer.from(sig, 'base64url'))) {
+      return oauthError(400, 'invalid_grant', 'Invalid JWT Signature.');
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const tokenUrl = new URL('/token', c.req.url).href;
+    if (claims.aud !== GOOGLE_TOKEN_AUDIENCE && claims.aud !== tokenUrl) {
+      return oauthError(400, 'invalid_grant', 'Invalid JWT: Failed audience check.');
+    }
+    if (
+      typeof claims.iat !== 'number' ||
+      typeof claims.exp !== 'number' ||
+      claims.exp <= now ||
+      claims.iat > now + 300 ||
+      claims.exp - claims.iat > 3600
+    ) {
+      return oauthError(
+        400,
+        'invalid_grant',
+        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
+      );
+    }
+    const scopes = (claims.scope ?? '').split(/\s+/).filter(Boolean);
+    if (!scopes.length) return oauthError(400, 'invalid_scope', 'Empty or missing scope not allowed.');
+    if (claims.sub !== undefined) {
+      if (!claims.sub.toLowerCase().endsWith(`@${domain}`)) {
+        return oauthError(400, 'invalid_grant', 'Invalid email or User ID');
+      }
+      if (!scopes.every((s) => delegatedScopes.has(s))) {
+        return oauthError(
+          401,
+          'unauthorized_client',
+          'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested.',
+        );
+      }
+    }
+    const accessToken = `ya29.emu-${randomBytes(24).toString('base64url')}`;
+    tokens.set(accessToken, { subject: claims.sub?.toLowerCase(), scopes, expiresAt: Date.now() + 3600_000 });
+    tokensIssued += 1;
+    return c.json({ access_token: accessToken, expires_in: 3599, token_type: 'Bearer' });
+  });
+
+  type Family = 'gmail' | 'calendar' | 'drive' | 'docs' | 'sheets';
+  const familyOf = (path: string): Family | undefined =>
+    path.startsWith('/gmail/')
+      ? 'gmail'
+      : path.startsWith('/calendar/')
+        ? 'calendar'
+        : path.startsWith('/drive/')
+          ? 'drive'
+          : path.startsWith('/v1/documents')
+            ? 'docs'
+            : path.startsWith('/v4/spreadsheets')
+              ? 'sheets'
+              : undefined;
+  const scopeAllows = (family: Family, write: boolean, path: string, scopes: string[]) =>
+    scopes.some((s) => {
+      const name = s.replace('https://www.googleapis.com/auth/', '');
+      if (family === 'gmail') {
+        if (s === 'https://mail.google.com/' || name === 'gmail.modify') return true;
+        if (!write) return name === 'gmail.readonly';
+        return name === 'gmail.send' && path.endsWith('/messages/send');
+      }
+      if (family === 'calendar')
+        return name === 'calendar' || name === 'calendar.events' || (!write && name.startsWith('calendar'));
+      if (family === 'drive') return name === 'drive' || (!write && name.startsWith('drive'));
+      if (family === 'docs') return name.startsWith('documents') || name.startsWith('drive');
+      return name.startsWith('spreadsheets') || name.startsWith('drive');
+    });
+
+  app.use('*', async (c, next) => {
+    const family = familyOf(c.req.path);
+    if (!family) return next();
+    const auth = c.req.header('authorization') ?? '';
+    const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1];
+    const grant = token ? tokens.get(token) : undefined;
+    if (!grant || grant.expiresAt < Date.now()) {
+      c.header('WWW-Authenticate', 'Bearer realm="https://accounts.google.com/", error="invalid_token"');
+      return c.json(googleError(401), 401);
+    }
+    if (!scopeAllows(family, c.req.method !== 'GET', c.req.path, grant.scopes)) {
+      return c.json(
+        googleError(403, 'Request had insufficient authentication scopes.', 'insufficientPermissions'),
+        403,
+      );
+    }
+    c.set('grant' as never, grant as never);
+    return next();
+  });
+
+  const grantOf = (c: Context) => c.get('grant' as never) as { subject?: string; scopes: string[] };
+  /** `userId` must be `me` or the delegated user; a service account without `sub` has no mailbox. */
+  const userMailbox = (c: Context): MailboxState => {
+    const subject = grantOf(c).subject;
+    if (!subject) throw new ApiError(400, 'Precondition check failed.', 'failedPrecondition');
+    const userId = (c.req.param('userId') ?? 'me').toLowerCase();
+    if (userId !== 'me' && userId !== subject)
+      throw new ApiError(403, `Delegation denied for ${subject}`, 'forbidden');
+    return mailboxFor(subject);
+  };
+  const query = (c: Context, name: string) => c.req.query(name);
+  const queries = (c: Context, name: string) => c.req.queries(name) ?? [];
+  const intParam = (c: Context, name: string, def: number, max: number) => {
+    const v = query(c, name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new ApiError(400, `Invalid value for ${name}: ${v}`, 'invalid');
+    return Math.min(n, max);
+  };
+  const jsonBody = async (c: Context): Promise<Record<string, unknown>> => {
+    try {
+      const body = await c.req.json();
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
+      return body as Record<string, unknown>;
+    } catch {
+      throw new ApiError(400, 'Invalid JSON payload received.', 'parseError');
+    }
+  };
+
+  // ---- Gmail
+
+  app.get('/gmail/v1/users/:userId/profile', (c) => {
+    const mb = userMailbox(c);
+    return c.json({
+      emailAddress: mb.address,
+      messagesTotal: mb.messages.size,
+      threadsTotal: new Set([...mb.messages.values()].map((m) => m.threadId)).size,
+      historyId: String(mb.historyId),
+    });
+  });
+
+  app.get('/gmail/v1/users/:userId/messages', (c) => {
+    const mb = userMailbox(c);
+    const q = query(c, 'q') ?? '';
+    const pred = GmailQuery.compile(q, Date.now());
+    const labelIds = queries(c, 'labelIds');
+    const includeSpamTrash = query(c, 'includeSpamTrash') === 'true';
+    const max = intParam(c, 'maxResults', 100, 500) || 100;
+    const offset = Number(query(c, 'pageToken') ?? '0') || 0;
+    const matches = [...mb.messages.values()]
+      .filter((m) => includeSpamTrash || !m.labelIds.some((l) => l === 'SPAM' || l === 'TRASH'))
+      .filter((m) => labelIds.every((l) => m.labelIds.includes(l)))
+      .filter(pred)
+      .sort((a, b) => b.internalDate - a.internalDate);
+    const page = matches.slice(offset, offset + max);
+    return c.json({
+      ...(page.length ? { messages: page.map((m) => ({ id: m.id, threadId: m.threadId })) } : {}),
+      ...(offset + max < matches.length ? { nextPageToken: String(offset + max) } : {}),
+      resultSizeEstimate: matches.length,
+    });
+  });
+
+  const renderMessage = (m: StoredMessage, format: string, metadataHeaders: string[]) => {
+    const base = {
+      id: m.id,
+      threadId: m.threadId,
+      labelIds: m.labelIds,
+      snippet: m.snippet,
+      historyId: String(m.historyId),
+      internalDate: String(m.internalDate),
+      sizeEstimate: Buffer.byteLength(m.raw),
+    };
+    if (format === 'minimal') return base;
+    if (format === 'raw') return { ...base, raw: Buffer.from(m.raw, 'utf8').toString('base64url') };
+    if (format === 'metadata') {
+      const wanted = metadataHeaders.map((h) => h.toLowerCase());
+      const headers = wanted.length
+        ? m.payload.headers.filter((h) => wanted.includes(h.name.toLowerCase()))
+        : m.payload.headers;
+      return {
+        ...base,
+        payload: { partId: '', mimeType: m.payload.mimeType, filename: '', headers, body: { size: 0 } },
+      };
+    }
+    if (format !== 'full')
+      throw new ApiError(400, `Invalid value at 'format' (${format})`, 'invalidArgument');
+    return { ...base, payload: m.payload };
+  };
+
+  const findMessage = (mb: MailboxState, id: string) => {
+    const m = mb.messages.get(id);
+    if (!m) throw new ApiError(404);
+    return m;
+  };
+
+  app.post('/gmail/v1/users/:userId/messages/send', async (c) => {
+    const mb = userMailbox(c);
+    const body = await jsonBody(c);
+    if (typeof body.raw !== 'string' || body.raw === '')
+      throw new ApiError(
+        400,
+        "'raw' RFC822 payload message string or uploading message via /upload/* URL required",
+        'invalidArgument',
+      );
+    const raw = Buffer.from(body.raw, 'base64url').toString('utf8');
+    const parsed = parseMime(raw);
+    const h = (n: string) => headerValue(parsed.headers, n) ?? '';
+    const to = h('To');
+    if (!to && !h('Cc') && !h('Bcc')) throw new ApiError(400, 'Invalid To header', 'invalidArgument');
+    const requestedThreadId = typeof body.threadId === 'string' ? body.threadId : undefined;
+    // Gmail keeps a sent message in the requested thread only when the thread exists, References or
+    // In-Reply-To names a message in it, and the subjects match (Gmail API guide, "Managing threads").
+    const normalize = (s: string) =>
+      s
+        .replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '')
+        .trim()
+        .toLowerCase();
+    let threadId: string | undefined;
+    if (requestedThreadId) {
+      const inThread = [...mb.messages.values()].filter((m) => m.threadId === requestedThreadId);
+      const referenced = `${h('References')} ${h('In-Reply-To')}`
+        .split(/\s+/)
+        .map((x) => x.replace(/^<|>$/g, '').toLowerCase())
+        .filter(Boolean);
+      const linked = inThread.some((m) => referenced.includes(m.index.messageId));
+      const sameSubject = inThread.some((m) => normalize(m.index.subject) === normalize(h('Subject')));
+      if (inThread.length && linked && sameSubject) threadId = requestedThreadId;
+    }
+    let rawToStore = raw;
+    if (!h('Message-ID') || replaceMessageIds) {
+      const own = `Message-ID: <${randomBytes(12).toString('hex')}@mail.gmail.com>`;
+      rawToStore = h('Message-ID') ? raw.replace(/^Message-ID:.*$/im, own) : `${own}\r\n${raw}`;
+    }
+    const m = store(mb, { threadId, raw: rawToStore, labelIds: ['SENT'], internalDate: Date.now() });
+    const plain = leaves(parsed)
+      .filter((l) => !l.filename && l.mimeType === 'text/plain')
+      .map(nodeText)
+      .join('\n');
+    const list = sent.get(mb.address) ?? [];
+    list.push({
+      id: m.id,
+      threadId: m.threadId,
+      requestedThreadId,
+      from: h('From'),
+      to,
+      cc: h('Cc'),
+      subject: h('Subject'),
+      messageIdHeader:
+        headerValue(parseHeaderBlock(rawToStore.split(/\r?\n\r?\n/)[0] ?? ''), 'Message-ID') ?? '',
+      inReplyTo: h('In-Reply-To'),
+      references: h('References'),
+      text: plain,
+      headers: parsed.headers,
+    });
+    sent.set(mb.address, list);
+    return c.json(summary(m));
+  });
+
+  app.get('/gmail/v1/users/:userId/messages/:messageId/attachments/:id', (c) => {
+    const m = findMessage(userMailbox(c), c.req.param('messageId'));
+    const data = m.attachments.get(c.req.param('id'));
+    if (data === undefined) throw new ApiError(404);
+    return c.json({ size: Buffer.from(data, 'base64url').length, data });
+  });
+
+  app.get('/gmail/v1/users/:userId/messages/:id', (c) => {
+    const m = findMessage(userMailbox(c), c.req.param('id'));
+    return c.json(renderMessage(m, query(c, 'format') ?? 'full', queries(c, 'metadataHeaders')));
+  });
+
+  app.post('/gmail/v1/users/:userId/messages/:id/modify', async (c) => {
+    const mb = userMailbox(c);
+    const m = findMessage(mb, c.req.param('id'));
+    const body = await jsonBody(c);
+    const list = (v: unknown) =>
+      Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    const add = list(body.addLabelIds).filter((l) => !m.labelIds.includes(l));
+    const remove = list(body.removeLabelIds).filter((l) => m.labelIds.includes(l));
+    m.labelIds = [...m.labelIds.filter((l) => !remove.includes(l)), ...add];
+    if (add.length)
+      record(mb, {
+        messages: [{ id: m.id, threadId: m.threadId }],
+        labelsAdded: [{ message: summary(m), labelIds: add }],
+      });
+    if (remove.length) {
+      record(mb, {
+        messages: [{ id: m.id, threadId: m.threadId }],
+        labelsRemoved: [{ message: summary(m), labelIds: remove }],
+      });
+    }
+    if (add.length || remove.length) m.historyId = mb.historyId;
+    return c.json(summary(m));
+  });
+
+  app.get('/gmail/v1/users/:userId/threads/:id', (c) => {
+    const mb = userMailbox(c);
+    const id = c.req.param('id');
+    const messages = [...mb.messages.values()]
+      .filter((m) => m.threadId === id)
+      .sort((a, b) => a.internalDate - b.internalDate);
+    if (!messages.length) throw new ApiError(404);
+    const format = query(c, 'format') ?? 'full';
+    return c.json({
+      id,
+      historyId: String(Math.max(...messages.map((m) => m.historyId))),
+      messages: messages.map((m) => renderMessage(m, format, queries(c, 'metadataHeaders'))),
+    });
+  });
+
+  app.get('/gmail/v1/users/:userId/history', (c) => {
+    const mb = userMailbox(c);
+    const startRaw = query(c, 'startHistoryId');
+    if (!startRaw || !/^\d+$/.test(startRaw))
+      throw new ApiError(400, 'Invalid startHistoryId', 'invalidArgument');
+    const start = Number(startRaw);
+    const oldest = mb.history[0]?.id ?? mb.historyId + 1;
+    // Gmail answers 404 when the start id is older than the history it still keeps.
+    if (start < oldest - 1) throw new ApiError(404);
+    const types = queries(c, 'historyTypes');
+    const labelId = query(c, 'labelId');
+    const max = intParam(c, 'maxResults', 100, 500) || 100;
+    const offset = Number(query(c, 'pageToken') ?? '0') || 0;
+    const typeKey: Record<string, keyof HistoryRecord> = {
+      messageAdded: 'messagesAdded',
+      labelAdded: 'labelsAdded',
+      labelRemoved: 'labelsRemoved',
+    };
+    const matching = mb.history
+      .filter((r) => r.id > start)
+      .filter((r) => !types.length || types.some((t) => typeKey[t] && r[typeKey[t] as keyof HistoryRecord]))
+      .filter((r) => !labelId || r.messages.some((x) => mb.messages.get(x.id)?.labelIds.includes(labelId)))
+      .map((r) => ({ ...r, id: String(r.id) }));
+    const page = matching.slice(offset, offset + max);
+    return c.json({
+      ...(page.length ? { history: page } : {}),
+      ...(offset + max < matching.length ? { nextPageToken: String(offset + max) } : {}),
+      historyId: String(mb.historyId),
+    });
+  });
+
+  // ---- Calendar
+
+  const userCalendar = (c: Context): CalendarState => {
+    const subject = grantOf(c).subject;
+    const id = decodeURIComponent(c.req.param('calendarId') ?? '').toLowerCase();
+    const resolved = id === 'primary' ? subject : id;
+    if (!resolved) throw new ApiError(404);
+    if (resolved !== subject) throw new ApiError(404);
+    return calendarFor(resolved);
+  };
+
+  const renderEvent = (cal: CalendarState, ev: StoredEvent, zone: string) => {
+    const time = (ms: number, date?: string) =>
+      date !== undefined
+        ? { date }
+        : {
+            dateTime: DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }),
+            timeZone: ev.timeZone ?? cal.timeZone,
+          };
+    return {
+      kind: 'calendar#event',
+      id: ev.id,
+      status: 'confirmed',
+      htmlLink: `https://www.google.com/calendar/event?eid=${Buffer.from(`${ev.id} ${cal.id}`).toString('base64url')}`,
+      created: ev.created,
+      updated: ev.updated,
+      ...(ev.summary !== undefined ? { summary: ev.summary } : {}),
+      ...(ev.description !== undefined ? { description: ev.description } : {}),
+      ...(ev.location !== undefined ? { location: ev.location } : {}),
+      creator: { email: cal.id, self: true },
+      organizer: { email: cal.id, displayName: cal.summary, self: true },
+      start: time(ev.startMs, ev.allDay?.start),
+      end: time(ev.endMs, ev.allDay?.end),
+      iCalUID: `${ev.id}@google.com`,
+      sequence: 0,
+      ...(ev.attendees.length ? { attendees: ev.attendees } : {}),
+      eventType: 'default',
+    };
+  };
+
+  const rfc3339 = (c: Context, name: string): number | undefined => {
+    const v = query(c, name);
+    if (v === undefined) return undefined;
+    // Calendar requires an explicit offset or Z on timeMin/timeMax.
+    if (!/(Z|[+-]\d{2}:\d{2})$/.test(v) || Number.isNaN(Date.parse(v)))
+      throw new ApiError(400, 'Bad Request', 'badRequest');
+    return Date.parse(v);
+  };
+
+  app.get('/calendar/v3/calendars/:calendarId/events', (c) => {
+    const cal = userCalendar(c);
+    const timeMin = rfc3339(c, 'timeMin');
+    const timeMax = rfc3339(c, 'timeMax');
+    const singleEvents = query(c, 'singleEvents') === 'true';
+    const orderBy = query(c, 'orderBy');
+    if (orderBy === 'startTime' && !singleEvents) {
+      throw new ApiError(400, 'The requested ordering is not available for the particular query.', 'invalid');
+    }
+    const zone = query(c, 'timeZone') ?? cal.timeZone;
+    if (!DateTime.local().setZone(zone).isValid)
+      throw new ApiError(400, 'Invalid time zone definition.', 'invalid');
+    const q = (query(c, 'q') ?? '').toLowerCase();
+    const max = intParam(c, 'maxResults', 250, 2500) || 250;
+    const offset = Number(query(c, 'pageToken') ?? '0') || 0;
+    const items = [...cal.events.values()]
+      .filter((e) => timeMin === undefined || e.endMs > timeMin)
+      .filter((e) => timeMax === undefined || e.startMs < timeMax)
+      .filter(
+        (e) =>
+          !q ||
+          [e.summary, e.description, e.location, ...e.attendees.map((a) => a.email)].some((f) =>
+            f?.toLowerCase().includes(q),
+          ),
+      )
+      .sort((a, b) => (orderBy === 'updated' ? a.updated.localeCompare(b.updated) : a.startMs - b.startMs));
+    const page = items.slice(offset, offset + max);
+    return c.json({
+      kind: 'calendar#events',
+      summary: cal.summary,
+      updated: new Date().toISOString(),
+      timeZone: zone,
+      accessRole: 'owner',
+      defaultReminders: [],
+      items: page.map((e) => renderEvent(cal, e, zone)),
+      ...(offset + max < items.length ? { nextPageToken: String(offset + max) } : {}),
+    });
+  });
+
+  app.get('/calendar/v3/calendars/:calendarId/events/:eventId', (c) => {
+    const cal = userCalendar(c);
+    const ev = cal.events.get(c.req.param('eventId'));
+    if (!ev) throw new ApiError(404);
+    return c.json(renderEvent(cal, ev, query(c, 'timeZone') ?? ev.timeZone ?? cal.timeZone));
+  });
+
+  app.post('/calendar/v3/calendars/:calendarId/events', async (c) => {
+    const cal = userCalendar(c);
+    const body = await jsonBody(c);
+    const id = typeof body.id === 'string' ? body.id : randomBytes(13).toString('hex').replace(/[w-z]/g, 'a');
+    if (!EVENT_ID_RE.test(id)) throw new ApiError(400, 'Invalid resource id value.', 'invalid');
+    if (cal.events.has(id)) throw new ApiError(409, 'The requested identifier already exists.', 'duplicate');
+    const ev = eventFromInput(
+      { ...(body as Partial<SeedEvent>), id } as SeedEvent,
+      cal.timeZone,
+      new Date().toISOString(),
+    );
+    ev.sendUpdates = query(c, 'sendUpdates') ?? 'false';
+    cal.events.set(id, ev);
+    return c.json(renderEvent(cal, ev, ev.timeZone ?? cal.timeZone));
+  });
+
+  // ---- Drive
+
+  const driveFile = (id: string): DriveFile => {
+    const f = files.get(id);
+    if (!f) throw new ApiError(404, `File not found: ${id}.`, 'notFound');
+    return f;
+  };
+  const renderFile = (f: DriveFile, fields: string[] | 'all') => {
+    const full: Record<string, unknown> = {
+      kind: 'drive#file',
+      id: f.id,
+      name: f.name,
+      mimeType: f.mimeType,
+      parents: f.parents,
+      trashed: f.trashed,
+      createdTime: f.createdTime,
+      modifiedTime: f.modifiedTime,
+      webViewLink:
+        f.mimeType === DRIVE_MIME.doc
+          ? `https://docs.google.com/document/d/${f.id}/edit`
+          : f.mimeType === DRIVE_MIME.sheet
+            ? `https://docs.google.com/spreadsheets/d/${f.id}/edit`
+            : `https://drive.google.com/file/d/${f.id}/view`,
+      ...(f.size !== undefined ? { size: String(f.size) } : {}),
+    };
+    if (fields === 'all') return full;
+    return Object.fromEntries(fields.filter((k) => k in full).map((k) => [k, full[k]]));
+  };
+
+  app.get('/drive/v3/files', (c) => {
+    const pred = compileDriveQuery(query(c, 'q') ?? '');
+    const max = intParam(c, 'pageSize', 100, 1000) || 100;
+    const offset = Number(query(c, 'pageToken') ?? '0') || 0;
+    const all = [...files.values()].filter(pred).sort((a, b) => b.modifiedTime.localeCompare(a.modifiedTime));
+    const page = all.slice(offset, offset + max);
+    const fields = selectedFileFields(query(c, 'fields'), true);
+    return c.json({
+      kind: 'drive#fileList',
+      incompleteSearch: false,
+      files: page.map((f) => renderFile(f, fields)),
+      ...(offset + max < all.length ? { nextPageToken: String(offset + max) } : {}),
+    });
+  });
+
+  app.get('/drive/v3/files/:fileId/export', (c) => {
+    const f = driveFile(c.req.param('fileId'));
+    const mimeType = query(c, 'mimeType');
+    if (!mimeType) throw new ApiError(400, 'Required parameter: mimeType', 'required');
+    if (f.mimeType === DRIVE_MIME.doc && mimeType === 'text/plain') {
+      const text = (f.doc ?? [])
+        .map((b) =>
+          b.kind === 'table'
+            ? b.rows.map((r) => r.join('\t')).join('\n')
+            : b.kind === 'bullet'
+              ? `* ${b.text}`
+              : b.text,
+        )
+        .join('\n');
+      return c.body(`\uFEFF${text}`, 200, { 'content-type': 'text/plain; charset=utf-8' });
+    }
+    if (f.mimeType === DRIVE_MIME.sheet && mimeType === 'text/csv') {
+      const csv = (f.sheets?.[0]?.rows ?? [])
+        .map((r) => r.map((v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(','))
+        .join('\n');
+      return c.body(csv, 200, { 'content-type': 'text/csv' });
+    }
+    if (!f.mimeType.startsWith('application/vnd.google-apps.')) {
+      throw new ApiError(403, 'Export only supports Docs Editors files.', 'fileNotExportable');
+    }
+    throw new ApiError(400, 'The requested conversion is not supported.', 'badRequest');
+  });
+
+  app.get('/drive/v3/files/:fileId', (c) => {
+    const f = driveFile(c.req.param('fileId'));
+    if (query(c, 'alt') === 'media') {
+      if (!f.bytes) {
+        throw new ApiError(
+          403,
+          'Only files with binary content can be downloaded. Use Export with Docs Editors files.',
+          'fileNotDownloadable',
+        );
+      }
+      return c.body(Buffer.from(f.bytes), 200, {
+        'content-type': f.mimeType,
+        'content-length': String(f.bytes.length),
+      });
+    }
+    return c.json(renderFile(f, selectedFileFields(query(c, 'fields'), false)));
+  });
+
+  // ---- Docs and Sheets
+
+  app.get('/v1/documents/:documentId', (c) => {
+    const f = driveFile(c.req.param('documentId'));
+    if (f.mimeType !== DRIVE_MIME.doc)
+      throw new ApiError(400, 'This operation is not supported for this document', 'failedPrecondition');
+    return c.json(buildDocument(f));
+  });
+
+  const spreadsheet = (c: Context) => {
+    const f = driveFile(c.req.param('spreadsheetId') ?? '');
+    if (f.mimeType !== DRIVE_MIME.sheet)
+      throw new ApiError(400, 'This operation is not supported for this document', 'failedPrecondition');
+    return f;
+  };
+
+  app.get('/v4/spreadsheets/:spreadsheetId', (c) => {
+    const f = spreadsheet(c);
+    return c.json({
+      spreadsheetId: f.id,
+      properties: { title: f.name, locale: 'en_US', timeZone: defaultTz },
+      sheets: (f.sheets ?? []).map((s, index) => ({
+        properties: {
+          sheetId: index === 0 ? 0 : 1000 + index,
+          title: s.title,
+          index,
+          sheetType: 'GRID',
+          gridProperties: {
+            rowCount: Math.max(1000, s.rows.length),
+            columnCount: Math.max(26, ...s.rows.map((r) => r.length)),
+          },
+        },
+      })),
+      spreadsheetUrl: `https://docs.google.com/spreadsheets/d/${f.id}/edit`,
+    });
+  });
+
+  app.get('/v4/spreadsheets/:spreadsheetId/values/:range', (c) => {
+    const f = spreadsheet(c);
+    const { a1, values } = readRange(f, decodeURIComponent(c.req.param('range')));
+    const unformatted = query(c, 'valueRenderOption') === 'UNFORMATTED_VALUE';
+    const cells = values.map((r) =>
+      r.map((v) => (unformatted && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v)),
+    );
+    const major = query(c, 'majorDimension') === 'COLUMNS' ? 'COLUMNS' : 'ROWS';
+    const out =
+      major === 'COLUMNS'
+        ? Array.from({ length: Math.max(0, ...cells.map((r) => r.length)) }, (_, col) =>
+            cells.map((r) => r[col] ?? ''),
+          )
+        : cells;
+    return c.json({ range: a1, majorDimension: major, ...(out.length ? { values: out } : {}) });
+  });
+
+  const server = createServer(getRequestListener(app.fetch));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const tokenUrl = `${url}/token`;
+  const serviceAccount: ServiceAccountKey = {
+    type: 'service_account',
+    project_id: 'switchboard-local',
+    private_key_id: randomBytes(20).toString('hex'),
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    client_email: clientEmail,
+    client_id: '100000000000000000001',
+    auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+    token_uri: tokenUrl,
+    universe_domain: 'googleapis.com',
+  };
+
+  const state: GoogleEmulatorState = {
+    failNext(prefix, status, o = {}) {
+      overrides.push({ prefix, status, headers: o.headers, remaining: o.times ?? 1 });
+    },
+    clearFailures() {
+      overrides.length = 0;
+    },
+    respondNext(prefix, res) {
+      overrides.push({
+        prefix,
+        status: res.status,
+        body: res.body,
+        headers: res.headers,
+        remaining: res.times ?? 1,
+      });
+    },
+    deliverEmail(input) {
+      const mb = mailboxFor(input.mailbox ?? seed?.mailbox ?? `office@${domain}`);
+      const internalDate = input.internalDate ?? Date.now();
+      const m = store(mb, {
+        threadId: input.threadId,
+        labelIds: input.labelIds ?? ['INBOX', 'UNREAD', 'CATEGORY_PERSONAL'],
+        internalDate,
+        raw: composeRaw({
+          from: input.from,
+          to: input.to ?? mb.address,
+          subject: input.subject,
+          text: input.text,
+          html: input.html,
+          messageIdHeader: input.messageIdHeader ?? `<${randomBytes(10).toString('hex')}@mail.example>`,
+          inReplyTo: input.inReplyTo,
+          references: input.references,
+          date: new Date(internalDate),
+        }),
+      });
+      return { id: m.id, threadId: m.threadId };
+    },
+    sent(mailbox) {
+      return [...(sent.get((mailbox ?? seed?.mailbox ?? '').toLowerCase()) ?? [])];
+    },
+    message(id, mailbox) {
+      const m = mailboxFor(mailbox ?? seed?.mailbox ?? '').messages.get(id);
+      return m ? summary(m) : undefined;
+    },
+    events(calendarId) {
+      return [...calendarFor(calendarId ?? seed?.mailbox ?? '').events.values()];
+    },
+    revokeTokens() {
+      tokens.clear();
+    },
+    replaceSentMessageIds(on) {
+      replaceMessageIds = on;
+    },
+    get tokensIssued() {
+      return tokensIssued;
+    },
+    requests,
+  };
+
+  return {
+    url,
+    tokenUrl,
+    serviceAccount,
+    serviceAccountJson: JSON.stringify(serviceAccount),
+    mailbox: seed?.mailbox ?? `office@${domain}`,
+    timezone: defaultTz,
+    state,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Validates and normalises an event resource (seed or `events.insert` body) into stored instants. */
+function eventFromInput(ev: SeedEvent, calendarZone: string, nowIso: string): StoredEvent {
+  const resolve = (t: unknown, which: 'start' | 'end') => {
+    const time = (t ?? {}) as { date?: unknown; dateTime?: unknown; timeZone?: unknown };
+    if (typeof time.date === 'string') {
+      const d = DateTime.fromISO(time.date, { zone: calendarZone });
+      if (!d.isValid || !/^\d{4}-\d{2}-\d{2}$/.test(time.date))
+        throw new ApiError(400, `Invalid ${which} time.`, 'invalid');
+      return { ms: d.toMillis(), date: time.date, zone: undefined };
+    }
+    if (typeof time.dateTime !== 'string') throw new ApiError(400, `Missing ${which} time.`, 'required');
+    const zone = typeof time.timeZone === 'string' ? time.timeZone : undefined;
+    if (zone && !DateTime.local().setZone(zone).isValid) {
+      throw new ApiError(400, `Invalid time zone definition for ${which} time.`, 'invalid');
+    }
+    const hasOffset = /(Z|[+-]\d{2}:\d{2})$/.test(time.dateTime);
+    if (!hasOffset && !zone)
+      throw new ApiError(400, `Missing time zone definition for ${which} time.`, 'required');
+    const dt = DateTime.fromISO(time.dateTime, { zone: zone ?? 'UTC' });
+    if (!dt.isValid) throw new ApiError(400, `Invalid ${which} time.`, 'invalid');
+    return { ms: dt.toMillis(), date: undefined, zone };
+  };
+  const start = resolve(ev.start, 'start');
+  const end = resolve(ev.end, 'end');
+  if ((start.date === undefined) !== (end.date === undefined)) {
+    throw new ApiError(400, 'Start and end times must either both be date or both be dateTime.', 'invalid');
+  }
+  if (end.ms <= start.ms) throw new ApiError(400, 'The specified time range is empty.', 'timeRangeEmpty');
+  const attendees = Array.isArray(ev.attendees) ? ev.attendees : [];
+  for (const a of attendees) {
+    if (!a || typeof a.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(a.email)) {
+      throw new ApiError(400, 'Invalid attendee email.', 'invalid');
+    }
+  }
+  return {
+    id: ev.id,
+    summary: typeof ev.summary === 'string' ? ev.summary : undefined,
+    description: typeof ev.description === 'string' ? ev.description : undefined,
+    location: typeof ev.location === 'string' ? ev.location : undefined,
+    startMs: start.ms,
+    endMs: end.ms,
+    allDay:
+      start.date !== undefined && end.date !== undefined ? { start: start.date, end: end.date } : undefined,
+    timeZone: start.zone,
+    attendees: attendees.map((a) => ({
+      email: a.email,
+      ...(a.displayName ? { displayName: a.displayName } : {}),
+      responseStatus: a.responseStatus ?? 'needsAction',
+    })),
+    created: nowIso,
+    updated: nowIso,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The team's shared inbox as the domain sees it: find mail, read one message as plain text, list what
+ * arrived since a point in time (for the polls), reply inside a thread, and find a reply we may already
+ * have sent (so a retried approval never sends twice). Gmail is the production adapter.
+ */
+export interface MailSummary {
+  id: string;
+  threadId: string;
+  from: string;
+  to: string;
+  subject: string;
+  /** ISO 8601, from Gmail's internalDate (when the message reached the mailbox). */
+  date: string;
+  snippet: string;
+  labels: string[];
+  unread: boolean;
+}
+
+export interface MailMessage extends MailSummary {
+  cc?: string;
+  replyTo?: string;
+  /** Epoch milliseconds; the polls order and deduplicate by it. */
+  internalDate: number;
+  /** Plain-text body (HTML converted, quoted history dropped), at most the requested limit. */
+  text: string;
+  truncated: boolean;
+  /** RFC 5322 Message-ID and References, needed to thread a reply. */
+  messageIdHeader?: string;
+  references?: string;
+  attachments: { filename: string; mimeType: string; size: number }[];
+}
+
+export interface MailRef {
+  id: string;
+  threadId: string;
+}
+
+export interface ReplyInput {
+  /** The message being answered; the reply goes to its Reply-To (or From) in the same thread. */
+  replyToMessageId: string;
+  text: string;
+  cc?: string[];
+  /** Our idempotency reference (the pending action id); it becomes the reply's Message-ID. */
+  clientRef: string;
+}
+
+export interface SentMail {
+  id: string;
+  threadId: string;
+  messageIdHeader: string;
+}
+
+export interface Mailbox {
+  search(query: string, opts?: { limit?: number }): Promise<MailSummary[]>;
+  read(id: string, opts?: { bodyLimit?: number }): Promise<MailMessage>;
+  /** Messages matching `query` received at or after `sinceMs` (a little earlier is allowed; never later). */
+  listSince(input: { query: string; sinceMs: number; limit?: number }): Promise<MailRef[]>;
+  sendReply(input: ReplyInput): Promise<SentMail>;
+  findSent(input: { clientRef: string; threadId?: string }): Promise<SentMail | undefined>;
+}
