@@ -22,6 +22,6 @@ escalate requires true.
 % Which writes may run without approval: none by default. A team that wants, for example, short
 % acknowledgements to its own members to go out directly adds (see docs/POLICY.md):
 %
-%   acknowledgement(Body) :- length(Body, N), N <= 160, contains(Body, "got it").
-%   autonomous send_message(To, Body) when internal_contact(To), acknowledgement(Body).
+%   autonomous send_message(To, Body)
+%     when internal_contact(To), length(Body, N), N <= 160, contains(Body, "got it").
 `;

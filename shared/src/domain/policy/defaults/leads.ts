@@ -26,9 +26,9 @@ pet_refused(Lead) :- pet(Lead, Kind), pet_rule(Kind, refused).
 pet_unsettled(Lead) :- pet(Lead, Kind), not known_pet_kind(Kind), not pet_approved(Lead, Kind).
 pets_ok(Lead) :- pet(Lead, _), not pet_refused(Lead), not pet_unsettled(Lead).
 
-qualified_lead(Lead) :- credit_ok(Lead), pets_ok(Lead).
-
-% Why a lead is out, for the reply the agent drafts.
+% Why a lead is out. Checked first, so a lead with a dog is turned down without asking for a credit review.
 disqualified(Lead, credit_below_600) :- credit_band(Lead, low).
 disqualified(Lead, Kind) :- pet(Lead, Kind), pet_rule(Kind, refused).
+
+qualified_lead(Lead) :- credit_score(Lead, _), not disqualified(Lead, _), credit_ok(Lead), pets_ok(Lead).
 `;
