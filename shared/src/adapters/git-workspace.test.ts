@@ -141,6 +141,32 @@ describe('GitWorkspace: clone, seed, commit, push, pull', () => {
     expect(await remote.remoteFile('areas/crash.md')).toBe('written before the crash\n');
   });
 
+  it('a remote that lost its history (a fresh local emulator) gets it back from the next push', async () => {
+    const remote = await freshRemote();
+    const a = await remote.open();
+    await a.writeFile('areas/kept.md', 'kept\n');
+    await a.commitAndPush({ conversationId: 'conv_kept' });
+
+    const fresh = await startGitServer({ token: TOKEN });
+    try {
+      const url = await fresh.createBareRepo('replacement');
+      const reopened = await openGitWorkspace({ dir: a.dir, url, token: TOKEN });
+      expect(reopened.openInfo?.action).toBe('pulled');
+      expect((await reopened.status()).hasUnpushedCommits).toBe(true);
+      const pushed = await reopened.commitAndPush({ conversationId: 'conv_restore' });
+      expect(pushed.attempts).toBe(1);
+      const { stdout } = await exec('git', [
+        '--git-dir',
+        join(fresh.root, 'replacement.git'),
+        'show',
+        'main:areas/kept.md',
+      ]);
+      expect(stdout).toBe('kept\n');
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('refuses a wrong token with an auth error that never shows the token', async () => {
     const remote = await freshRemote();
     await remote.open();

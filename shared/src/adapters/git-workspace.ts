@@ -550,9 +550,14 @@ export class GitWorkspace implements Workspace {
   }
 
   private async fetchRemote(): Promise<string | undefined> {
-    await this.remoteOp('fetch', () =>
+    const fetched = await this.remoteOp('fetch', () =>
       git.fetch({ ...this.remoteArgs(), ref: this.settings.branch, singleBranch: true, tags: false }),
     );
+    if (fetched.fetchHead === null && (await this.resolve(this.remoteRef))) {
+      // The remote lost the branch (locally: a fresh emulator). Forget our stale view of it so our commits
+      // read as unpushed and the next push restores them.
+      await git.deleteRef({ fs: nodeFs, dir: this.dir, ref: this.remoteRef });
+    }
     return this.resolve(this.remoteRef);
   }
 
