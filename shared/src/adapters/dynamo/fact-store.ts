@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   BatchWriteCommand,
   type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
   DeleteCommand,
   type DynamoDBDocumentClient,
   QueryCommand,
@@ -88,7 +89,7 @@ export class DynamoFactStore implements FactStore {
           throw new UpstreamError('DynamoDB kept facts unprocessed', { code: 'facts_unprocessed' });
         if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
         const current: BatchWriteCommandInput['RequestItems'] = request;
-        const res = await this.send(
+        const res: BatchWriteCommandOutput = await this.send(
           () => this.table.doc.send(new BatchWriteCommand({ RequestItems: current })),
           'put facts',
         );
