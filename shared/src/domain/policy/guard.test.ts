@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ToolCallRequest } from '../../ports/tool-guard';
 import { DEFAULT_RULEBASE_FILES } from './defaults';
 import { PolicyConfigError, RulebaseError } from './errors';
-import { createPolicyGuard } from './guard';
+import { createPolicyGuard, runSeeds } from './guard';
 import { InMemoryFactStore } from './in-memory-fact-store';
 import { loadRulebases } from './load';
 import { SPEC_TOOLS } from './spec-tools';
@@ -46,7 +46,7 @@ function guardFor(files: Record<string, string>) {
 describe('guard verdicts', () => {
   test('by default every write needs approval, even when its guard holds', async () => {
     const { call } = guardFor({ ...DEFAULT_RULEBASE_FILES });
-    const v = await call('send_message', 'write', { to: SAM, body: 'Got it, thanks!' });
+    const v = await call('send_message', 'write', { to: SAM, text: 'Got it, thanks!' });
     expect(v.decision).toBe('require_approval');
     const task = await call('create_task', 'write', { name: 'Fix heater' });
     expect(task).toMatchObject({
@@ -59,25 +59,56 @@ describe('guard verdicts', () => {
     });
   });
 
+  test('escalation skips approval only when the team setting says so; the in-channel reply always does', async () => {
+    const rulebase = loadRulebases({ ...DEFAULT_RULEBASE_FILES }, { tools: SPEC_TOOLS });
+    const env = { now: NOON, timezone: 'America/New_York', callReadTool: async () => ({}) };
+    const page = (settings: Record<string, boolean>) =>
+      createPolicyGuard({
+        rulebase,
+        facts: new InMemoryFactStore(),
+        conversationId: 'c1',
+        seeds: runSeeds({ now: NOON, timezone: 'America/New_York', settings }),
+      }).check(
+        {
+          tool: 'escalate',
+          kind: 'write',
+          args: { reason: 'flood' },
+          origin: 'planner',
+          conversationId: 'c1',
+        },
+        env,
+      );
+    expect((await page({ escalation_requires_approval: true })).decision).toBe('require_approval');
+    const direct = await page({ escalation_requires_approval: false });
+    expect(direct.decision).toBe('allow');
+    expect(direct.why?.join('\n')).toContain(
+      'team_setting(escalation_requires_approval, false) — set at run start',
+    );
+    expect((await page({})).decision).toBe('require_approval');
+
+    const { call } = guardFor({ ...DEFAULT_RULEBASE_FILES });
+    expect((await call('reply_to_sender', 'write', { text: 'On it' })).decision).toBe('allow');
+  });
+
   test('a team-added autonomy rule lets an acknowledgement to a team member skip approval — and nothing else', async () => {
     const { call } = guardFor({
       ...DEFAULT_RULEBASE_FILES,
       'policy/team.rules': [
         '% Short acknowledgements to our own people go out directly.',
-        'autonomous send_message(To, Body)',
-        '  when internal_contact(To), length(Body, N), N <= 160, contains(Body, "got it").',
+        'autonomous send_message(To, Text)',
+        '  when internal_contact(To), length(Text, N), N <= 160, contains(Text, "got it").',
       ].join('\n'),
     });
-    const ack = await call('send_message', 'write', { to: SAM, body: 'Got it, thanks!' });
+    const ack = await call('send_message', 'write', { to: SAM, text: 'Got it, thanks!' });
     expect(ack.decision).toBe('allow');
     expect(ack.reason).toContain('without approval (policy/team.rules:2)');
     expect(ack.why?.join('\n')).toContain('contains("Got it, thanks!", "got it") — computed');
     expect(ack.why?.join('\n')).toContain(`internal_contact("${SAM}")`);
     // The same words to a tenant, or other words to a team member, still need a person.
-    expect((await call('send_message', 'write', { to: MARIA, body: 'Got it, thanks!' })).decision).toBe(
+    expect((await call('send_message', 'write', { to: MARIA, text: 'Got it, thanks!' })).decision).toBe(
       'require_approval',
     );
-    expect((await call('send_message', 'write', { to: SAM, body: 'Rent is waived' })).decision).toBe(
+    expect((await call('send_message', 'write', { to: SAM, text: 'Rent is waived' })).decision).toBe(
       'require_approval',
     );
   });
@@ -129,7 +160,7 @@ describe('guard verdicts', () => {
       {
         tool: 'send_message',
         kind: 'write',
-        args: { to: MARIA, body: 'Hi' },
+        args: { to: MARIA, text: 'Hi' },
         origin: 'planner',
         conversationId: 'c1',
       },

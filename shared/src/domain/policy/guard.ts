@@ -611,7 +611,8 @@ export function runSeeds(input: {
   now: Date;
   timezone: string;
   currentUser?: string;
-  settings?: Record<string, FactValue>;
+  /** Booleans become the symbols true/false, as JSON booleans do in bindings. */
+  settings?: Record<string, FactValue | boolean>;
 }): SeedFact[] {
   checkTimezone(input.timezone);
   const today = DateTime.fromJSDate(input.now, { zone: input.timezone }).toISODate() ?? '';
@@ -623,7 +624,7 @@ export function runSeeds(input: {
     { predicate: 'team_timezone', args: [input.timezone], detail: 'team settings' },
     ...Object.entries(input.settings ?? {}).map(([k, v]) => ({
       predicate: 'team_setting',
-      args: [k, v],
+      args: [k, typeof v === 'boolean' ? String(v) : v],
       detail: 'team settings',
     })),
   ];

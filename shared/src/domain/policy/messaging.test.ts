@@ -35,7 +35,7 @@ function setup(timezone = 'America/New_York') {
   });
   const text = (to: string, iso: string, origin: ToolCallRequest['origin'] = 'model') =>
     policy.check(
-      { tool: 'send_message', kind: 'write', args: { to, body: 'Hi' }, origin, conversationId: 'sms-conv' },
+      { tool: 'send_message', kind: 'write', args: { to, text: 'Hi' }, origin, conversationId: 'sms-conv' },
       env(iso),
     );
   return { policy, facts, calls, env, text };
@@ -105,7 +105,7 @@ describe('messaging guard', () => {
       {
         tool: 'send_message',
         kind: 'write',
-        args: { body: 'Hi' },
+        args: { text: 'Hi' },
         origin: 'model',
         conversationId: 'sms-conv',
       },

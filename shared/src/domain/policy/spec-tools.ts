@@ -1,7 +1,7 @@
 import type { ToolInfo } from './rulebase';
 
 /**
- * The tool names and kinds of SPEC §3.4, for validating the default rulebases where the runtime's real registry
+ * The tool names and kinds of SPEC §3.4 (plus reply_to_sender, the runtime's in-channel answer to a team member), for validating the default rulebases where the runtime's real registry
  * is not at hand (tests, benchmarks, the workspace's "check my edited rules" path). The runtime passes its own
  * registry to createPolicyGuard, which is what counts.
  */
@@ -46,6 +46,7 @@ export const SPEC_WRITE_TOOLS = [
   'update_task',
   'delete_task',
   'escalate',
+  'reply_to_sender',
 ] as const;
 
 const internals = ['write_file', 'edit_file', 'delete_file', 'set_focus'];

@@ -30,5 +30,6 @@ may_text_now(Phone) :- internal_contact(Phone).
 may_text_now(Phone) :- external_contact(Phone), not quiet_hours.
 may_text_now(Phone) :- external_contact(Phone), quiet_hours, urgent.
 
-send_message(To, Body) requires known_contact(To), sending_line(To, Line), may_text_now(To).
+% The guard reads send_message's arguments by name: To is args.to, Text is args.text.
+send_message(To, Text) requires known_contact(To), sending_line(To, Line), may_text_now(To).
 `;
