@@ -103,6 +103,8 @@ describe('GitWorkspace: clone, seed, commit, push, pull', () => {
     expect(synced.head).toBe(result.commit);
     expect(await b.readFile('daily_notes/2025-03-04_heater.md')).toContain('Lena booked');
     expect((await b.status()).pending).toEqual([]);
+    expect(await cliStatus(a.dir)).toBe('');
+    expect(await cliStatus(b.dir)).toBe('');
   });
 
   it('does nothing (and no network) when a turn changed nothing, including rewriting identical content', async () => {
@@ -297,6 +299,8 @@ describe('GitWorkspace: concurrent workers', () => {
     const head = (await remote.remoteGit('rev-parse', 'main')).trim();
     expect((await a.status()).head).toBe(head);
     expect((await b.status()).head).toBe(head);
+    expect(await cliStatus(a.dir)).toBe('');
+    expect(await cliStatus(b.dir)).toBe('');
   });
 
   it('two workers seeding an empty remote at once end up on one seed', async () => {
@@ -470,6 +474,11 @@ describe('mergeText', () => {
     });
   });
 });
+
+/** The git CLI's view of a working copy: empty when files, index and HEAD agree. */
+async function cliStatus(dir: string): Promise<string> {
+  return (await exec('git', ['-C', dir, 'status', '--porcelain'])).stdout;
+}
 
 async function readOr(ws: GitWorkspace, path: string): Promise<string> {
   return ws.readFile(path).catch(() => '');

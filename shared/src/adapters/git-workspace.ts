@@ -696,31 +696,83 @@ export class GitWorkspace implements Workspace {
     const classified = await this.classifyTouched(head);
     const adds = classified.filter((c) => c.change !== 'deleted').map((c) => c.path);
     const removes = classified.filter((c) => c.change === 'deleted').map((c) => c.path);
+    // The index follows every commit (a cold start's status scan relies on it) ...
     if (adds.length) await git.add({ fs: nodeFs, dir: this.dir, cache: this.cache, filepath: adds });
     if (removes.length) await git.remove({ fs: nodeFs, dir: this.dir, cache: this.cache, filepath: removes });
     const changes = classified.map(({ path, change }) => ({ path, change }));
     this.touched.clear();
     if (changes.length === 0) return { changes };
+    // ... but the tree is rebuilt only along the changed paths: git.commit would rewrite every folder's tree
+    // from the index, a cost that grows with the workspace rather than with the turn.
+    const edits = new Map<string, Entry | null>(
+      classified.map((c) => [c.path, c.oid ? { oid: c.oid, mode: 0o100644 } : null]),
+    );
+    const baseTree = head
+      ? (await git.readCommit({ fs: nodeFs, dir: this.dir, cache: this.cache, oid: head })).commit.tree
+      : undefined;
+    const tree = (await this.editTree(baseTree, edits)) ?? (await this.emptyTreeOid());
     const commit = await git.commit({
       fs: nodeFs,
       dir: this.dir,
       cache: this.cache,
       message: formatCommitMessage(turn, changes),
+      tree,
+      parent: head ? [head] : [],
       author: this.signature(),
       committer: this.signature(),
     });
     return { commit, changes };
   }
 
+  /**
+   * Writes a tree equal to `treeOid` with `edits` applied (path relative to this tree → new blob, or null to
+   * delete); untouched subtrees keep their oids. Returns undefined when the result is empty.
+   */
+  private async editTree(
+    treeOid: string | undefined,
+    edits: Map<string, Entry | null>,
+  ): Promise<string | undefined> {
+    const entries = new Map<
+      string,
+      { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' }
+    >();
+    if (treeOid) {
+      const { tree } = await git.readTree({ fs: nodeFs, dir: this.dir, cache: this.cache, oid: treeOid });
+      for (const entry of tree) entries.set(entry.path, entry);
+    }
+    const nested = new Map<string, Map<string, Entry | null>>();
+    for (const [path, entry] of edits) {
+      const slash = path.indexOf('/');
+      if (slash < 0) {
+        if (entry) entries.set(path, { mode: entry.mode.toString(8), path, oid: entry.oid, type: 'blob' });
+        else entries.delete(path);
+        continue;
+      }
+      const name = path.slice(0, slash);
+      if (!nested.has(name)) nested.set(name, new Map());
+      nested.get(name)?.set(path.slice(slash + 1), entry);
+    }
+    for (const [name, subEdits] of nested) {
+      const current = entries.get(name);
+      const subTree = await this.editTree(current?.type === 'tree' ? current.oid : undefined, subEdits);
+      if (subTree) entries.set(name, { mode: '040000', path: name, oid: subTree, type: 'tree' });
+      else entries.delete(name);
+    }
+    if (entries.size === 0) return undefined;
+    return git.writeTree({ fs: nodeFs, dir: this.dir, tree: [...entries.values()] });
+  }
+
   /** What each touched path amounts to against HEAD (writing the same content back is no change). */
-  private async classifyTouched(head: string | null | undefined): Promise<WorkspaceChange[]> {
-    const changes: WorkspaceChange[] = [];
+  private async classifyTouched(
+    head: string | null | undefined,
+  ): Promise<Array<WorkspaceChange & { oid?: string }>> {
+    const changes: Array<WorkspaceChange & { oid?: string }> = [];
     for (const path of [...this.touched].sort()) {
       const before = head ? await this.blobOidAt(head, path) : undefined;
       const st = await lstatOrNull(this.abs(path));
       if (st?.isFile()) {
         const { oid } = await git.hashBlob({ object: await readFile(this.abs(path)) });
-        if (oid !== before) changes.push({ path, change: before ? 'modified' : 'added' });
+        if (oid !== before) changes.push({ path, change: before ? 'modified' : 'added', oid });
       } else if (before) {
         changes.push({ path, change: 'deleted' });
       }
