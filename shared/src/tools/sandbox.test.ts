@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors';
-import { createSandboxRunner, runCodeTool, runSandboxed, type SandboxResult } from './sandbox';
+import { createSandboxRunner, runCodeTool, runSandboxed, SandboxError, type SandboxResult } from './sandbox';
 import type { ToolContext } from './tool';
 
 const runner = createSandboxRunner();
@@ -249,6 +249,16 @@ describe('run_code sandbox: limits and escapes', () => {
       'timeout',
     ]);
     expect(value(await run('6 * 7'))).toBe(42);
+    await runner.close();
+    expect(value(await run('"a closed runner starts a new worker"'))).toBe(
+      'a closed runner starts a new worker',
+    );
+  });
+
+  it('fails with a typed SandboxError when the worker cannot start', async () => {
+    const broken = createSandboxRunner({ workerUrl: new URL('file:///nonexistent/sandbox-worker.mjs') });
+    await expect(broken.run('1')).rejects.toBeInstanceOf(SandboxError);
+    await broken.close();
   });
 });
 

@@ -179,6 +179,12 @@ export function createSandboxRunner(opts: SandboxRunnerOptions = {}): SandboxRun
       w.on('exit', onExit);
     });
     ready.catch(() => discard());
+    // A worker that dies between jobs (crash, out of memory) must not be handed the next job.
+    w.once('exit', () => {
+      if (worker !== w) return;
+      worker = undefined;
+      ready = undefined;
+    });
     // Idle workers must not keep the process (a test run, a script) alive.
     w.unref();
     return ready;
