@@ -1,13 +1,15 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
+import { createDynamoPushSubscriptionStore } from '../../shared/src/adapters/dynamo/push-subscription-store';
 import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition';
 import { resetWorkerDeps } from '../../shared/src/composition-worker';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
+import { type Emulators, localSecrets, startEmulators } from './emulators';
 import { type HttpHandler, type Route, startGateway } from './gateway';
 import { ensureQueues } from './queues';
 import { startScheduler } from './scheduler';
@@ -25,12 +27,17 @@ export interface LocalStackOptions {
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
   schedules?: boolean;
+  /** Vendor emulators (OpenPhone, Twilio, Google, ClickUp, push service, git); on by default. */
+  emulators?: boolean;
   log?: (line: string) => void;
 }
 
 export interface LocalStack {
   url: string;
   env: Record<string, string>;
+  emulators?: Emulators;
+  /** The demo device subscribed on the local push service at start. */
+  demoDevice?: { endpoint: string };
   stop(): Promise<void>;
 }
 
@@ -70,7 +77,25 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       maxReceiveCount: opts.maxReceiveCount ?? 3,
     });
 
+    let gatewayUrl = '';
+    let emulators: Emulators | undefined;
+    if (opts.emulators !== false) {
+      emulators = await startEmulators({
+        gatewayUrl: () => gatewayUrl,
+        secrets: localSecrets(opts.dataDir),
+        ...(opts.dataDir ? { dataDir: resolve(opts.dataDir) } : {}),
+        log,
+      });
+      const e = emulators;
+      stops.push(() => e.stop());
+    }
+
     const env: Record<string, string> = {
+      ...emulators?.env,
+      MEMORY_DIR: resolve(
+        opts.dataDir ?? join(process.env.TMPDIR ?? '/tmp', `switchboard-${process.pid}-${Date.now()}`),
+        'memory-work',
+      ),
       STAGE: 'local',
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
@@ -95,6 +120,16 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const routes: Route[] = [
       { method: '*', path: '/health', handler: fn<HttpHandler>(() => import('../../functions/api')) },
       { method: '*', path: '/api/*', handler: fn<HttpHandler>(() => import('../../functions/api')) },
+      {
+        method: 'POST',
+        path: '/webhooks/openphone',
+        handler: fn<HttpHandler>(() => import('../../functions/openphone-webhook')),
+      },
+      {
+        method: 'POST',
+        path: '/webhooks/twilio/status',
+        handler: fn<HttpHandler>(() => import('../../functions/twilio-status')),
+      },
     ];
     const gateway: Server = await startGateway({
       port: opts.port ?? 3000,
@@ -104,7 +139,39 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stops.push(() => new Promise<void>((r) => gateway.close(() => r())));
     const address = gateway.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : opts.port}`;
-    process.env.PUBLIC_BASE_URL ??= url;
+    gatewayUrl = url;
+    process.env.PUBLIC_BASE_URL = opts.env?.PUBLIC_BASE_URL ?? url;
+    env.PUBLIC_BASE_URL = process.env.PUBLIC_BASE_URL;
+
+    // A demo device on the local push service, so approval pushes are delivered (and logged decrypted)
+    // even though an offline browser cannot subscribe to a real push service.
+    let demoDevice: { endpoint: string } | undefined;
+    if (emulators) {
+      const sub = emulators.push.createSubscription({ applicationServerKey: env.VAPID_PUBLIC_KEY });
+      const { doc } = makeDynamoClients({ region: 'us-east-1', endpoint: dynamo.endpoint });
+      await createDynamoPushSubscriptionStore({ doc, tableName }).put({
+        subscription: sub,
+        userId: 'demo-device',
+        userAgent: 'local push service (demo device)',
+      });
+      demoDevice = { endpoint: sub.endpoint };
+    }
+    if (opts.dataDir) {
+      writeFileSync(
+        join(opts.dataDir, 'runtime.json'),
+        JSON.stringify(
+          {
+            url,
+            openPhoneWebhookSecret: env.OPENPHONE_WEBHOOK_SECRET,
+            sharedNumber: env.OPENPHONE_SHARED_NUMBER,
+            env,
+          },
+          null,
+          2,
+        ),
+        { mode: 0o600 },
+      );
+    }
 
     const poller = startSqsPoller({
       client: sqsClient,
@@ -120,7 +187,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       stops.push(() => scheduler.stop());
     }
 
-    return { url, env, stop: stopAll };
+    return {
+      url,
+      env,
+      ...(emulators ? { emulators } : {}),
+      ...(demoDevice ? { demoDevice } : {}),
+      stop: stopAll,
+    };
   } catch (e) {
     await stopAll();
     throw e;

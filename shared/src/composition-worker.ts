@@ -1,18 +1,51 @@
+import { createDynamoPushSubscriptionStore } from './adapters/dynamo/push-subscription-store';
+import { createWebPushSender, vapidDetailsFromConfig } from './adapters/web-push-sender';
+import { runAgentForEvents } from './agent/handle-events';
 import { type Core, getCore } from './composition';
+import { buildAgent } from './composition-agent';
 import type { ConsumeDeps } from './use-cases/consume-record';
+import { sendNotification } from './use-cases/send-notification';
 
 /** The worker's graph: the core plus the agent runtime and push delivery, built once per cold start. */
-export function buildWorkerDeps(core: Core): ConsumeDeps & { core: Core } {
+export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core: Core }> {
+  const agent = await buildAgent(core);
+  const vapid = vapidDetailsFromConfig(core.config);
+  const subscriptions = createDynamoPushSubscriptionStore({
+    doc: core.dynamo.doc,
+    tableName: core.config.TABLE_NAME,
+  });
+  const sender = vapid ? createWebPushSender({ vapid }) : undefined;
   return {
     ...core,
     core,
     cooldownSeconds: core.config.COOLDOWN_SECONDS,
+    runAgent: (events) => runAgentForEvents(agent.deps, events),
+    notify: async (payload) => {
+      if (!sender) {
+        core.log.info('push.disabled', { conversationId: payload.conversationId, kind: payload.kind });
+        return;
+      }
+      const result = await sendNotification(
+        {
+          subscriptions,
+          sender,
+          log: core.log,
+          countPendingApprovals: async () =>
+            (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),
+        },
+        { ...payload, preview: payload.preview ?? payload.body },
+      );
+      core.log.info('push.sent', { ...result });
+    },
   };
 }
 
-let cached: Promise<ReturnType<typeof buildWorkerDeps>> | undefined;
+let cached: ReturnType<typeof buildWorkerDeps> | undefined;
 export function getWorkerDeps() {
   cached ??= getCore('agent-worker').then(buildWorkerDeps);
+  cached.catch(() => {
+    cached = undefined;
+  });
   return cached;
 }
 export function resetWorkerDeps() {

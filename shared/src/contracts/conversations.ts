@@ -108,6 +108,8 @@ export const pendingAction = z.object({
   result: z.unknown().optional(),
   error: z.string().optional(),
   executedAt: z.string().optional(),
+  /** Set when execution starts; an EXECUTING action older than the worker timeout is reconciled. */
+  executingSince: z.string().optional(),
   version: z.number().int(),
 });
 export type PendingAction = z.infer<typeof pendingAction>;

@@ -62,6 +62,8 @@ export const notifyPayload = z.object({
   title: z.string(),
   body: z.string(),
   actionId: z.string().optional(),
+  contact: z.object({ name: z.string().optional(), phone: z.string().optional() }).optional(),
+  preview: z.string().optional(),
 });
 
 export const pingPayload = z.object({ note: z.string().default('ping') });

@@ -1,0 +1,121 @@
+import type { Message } from '../contracts/conversations';
+import type { Model, ModelContent, ModelMessage, ModelUsage } from '../ports/model';
+import type { ModelToolDef } from '../tools/registry';
+import { compactHistory } from './history';
+import type { Observation, Plan, PlannedCall, Trigger } from './types';
+
+export interface Round {
+  plan: Plan;
+  observations: Observation[];
+}
+
+export interface ClaudePlanInput {
+  trigger: Trigger;
+  history: Message[];
+  rounds: Round[];
+  system: { stable: string; dynamic: string };
+  tools: ModelToolDef[];
+}
+
+export interface ClaudePlan {
+  plan: Plan;
+  usage: ModelUsage;
+  model: string;
+}
+
+function triggerText(t: Trigger): string {
+  switch (t.kind) {
+    case 'chat':
+      return t.text;
+    case 'inbound_sms':
+      return `Inbound text from ${t.from}${t.urgent ? ' (flagged URGENT by keyword rules)' : ''}:\n<inbound_text>\n${t.texts.join('\n---\n')}\n</inbound_text>`;
+    case 'inbound_email':
+      return `Inbound email (${t.email.source} inbox) from ${t.email.from} to ${t.email.to}, subject “${t.email.subject}”, thread ${t.email.threadId}:\n<inbound_email>\n${t.email.text}\n</inbound_email>`;
+  }
+}
+
+/** Rebuilds the Messages API conversation from stored state, so a replayed run sends the same request. */
+export function buildMessages(
+  input: Pick<ClaudePlanInput, 'trigger' | 'history' | 'rounds'>,
+): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  const prior = input.history.filter(
+    (m) => m.role === 'user' || m.role === 'assistant' || m.role === 'inbound',
+  );
+  for (const m of prior) {
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const text =
+      m.role === 'inbound' ? `<inbound_text from="${m.author.name}">${m.text}</inbound_text>` : m.text;
+    const last = messages[messages.length - 1];
+    if (last && last.role === role) last.content.push({ type: 'text', text });
+    else messages.push({ role, content: [{ type: 'text', text }] });
+  }
+  const current: ModelContent = { type: 'text', text: triggerText(input.trigger) };
+  const last = messages[messages.length - 1];
+  if (last?.role === 'user') last.content.push(current);
+  else messages.push({ role: 'user', content: [current] });
+  for (const round of input.rounds) {
+    if (round.plan.kind !== 'calls') continue;
+    messages.push({
+      role: 'assistant',
+      content: [
+        ...(round.plan.note ? [{ type: 'text' as const, text: round.plan.note }] : []),
+        ...round.plan.calls.map((c, i) => ({
+          type: 'tool_use' as const,
+          id: c.toolUseId ?? `tu_${i}`,
+          name: c.name,
+          input: c.args,
+        })),
+      ],
+    });
+    messages.push({
+      role: 'user',
+      content: round.plan.calls.map((c, i) => {
+        const o = round.observations.find((x) => x.toolUseId === c.toolUseId) ?? round.observations[i];
+        const body = o
+          ? JSON.stringify({ status: o.status, result: o.result, error: o.error })
+          : '{"status":"not_run"}';
+        return {
+          type: 'tool_result' as const,
+          tool_use_id: c.toolUseId ?? `tu_${i}`,
+          content: body,
+          is_error: o ? !['ok', 'executed'].includes(o.status) : true,
+        };
+      }),
+    });
+  }
+  return messages;
+}
+
+/** Model planning (SPEC §3.2 step 4): the model proposes tool calls (a plan), never executes anything itself. */
+export async function claudePlan(
+  model: Model,
+  input: ClaudePlanInput,
+  budgetTokens: number,
+): Promise<ClaudePlan> {
+  const history = await compactHistory(model, buildMessages(input), budgetTokens);
+  const res = await model.complete({
+    system: input.system,
+    tools: input.tools,
+    messages: history.messages,
+    maxTokens: 1024,
+  });
+  const usage = { ...res.usage };
+  if (history.usage) {
+    usage.inputTokens += history.usage.inputTokens;
+    usage.outputTokens += history.usage.outputTokens;
+  }
+  const calls: PlannedCall[] = res.content
+    .filter((c): c is Extract<ModelContent, { type: 'tool_use' }> => c.type === 'tool_use')
+    .map((c) => ({ name: c.name, args: c.input, reason: 'model plan', toolUseId: c.id }));
+  const text = res.content
+    .filter((c): c is Extract<ModelContent, { type: 'text' }> => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n')
+    .trim();
+  if (calls.length)
+    return { plan: { kind: 'calls', calls, ...(text ? { note: text } : {}) }, usage, model: res.model };
+  if (/^NO_ACTION_NEEDED\b/.test(text))
+    return { plan: { kind: 'no_action', reason: text }, usage, model: res.model };
+  return { plan: { kind: 'respond', text: text || 'Done.' }, usage, model: res.model };
+}

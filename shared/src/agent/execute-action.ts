@@ -1,0 +1,161 @@
+import type { PendingAction } from '../contracts/conversations';
+import { argsHash } from '../domain/args-hash';
+import { AppError, UpstreamError } from '../errors';
+import type { ActionStore } from '../ports/action-store';
+import type { AuditLog } from '../ports/audit-log';
+import type { Log } from '../ports/logger';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolContext } from '../tools/tool';
+
+export interface ExecuteDeps {
+  actions: ActionStore;
+  registry: ToolRegistry;
+  audit: AuditLog;
+  log: Log;
+  clock: () => Date;
+  /** How long an EXECUTING action may belong to a live worker before it is reconciled (≥ worker timeout). */
+  staleExecutingMs: number;
+}
+
+export type Execution = { ok: true; result: unknown } | { ok: false; error: string };
+
+/**
+ * Runs an approved action exactly once (SPEC §6.1, §6.2). Primary course: the stored arguments must hash
+ * to the approved hash → conditional APPROVED → EXECUTING → call the tool → EXECUTED with the result.
+ * Redelivery finds EXECUTED and returns the stored result. A crash that left EXECUTING is reconciled by
+ * asking the provider whether the write happened (never a blind resend); a tool that cannot be reconciled
+ * is marked FAILED with "outcome unknown" for a person to check.
+ */
+export async function executeApprovedAction(
+  deps: ExecuteDeps,
+  ref: { conversationId: string; actionId: string },
+  ctx: Omit<ToolContext, 'actionId'>,
+): Promise<Execution> {
+  const action = await deps.actions.get(ref.conversationId, ref.actionId);
+  if (!action) return { ok: false, error: `action ${ref.actionId} not found` };
+  switch (action.status) {
+    case 'EXECUTED':
+      return { ok: true, result: action.result };
+    case 'FAILED':
+      return { ok: false, error: action.error ?? 'failed' };
+    case 'APPROVED':
+      return start(deps, action, ctx);
+    case 'EXECUTING':
+      return recover(deps, action, ctx);
+    default:
+      return { ok: false, error: `action is ${action.status}, not approved` };
+  }
+}
+
+async function start(
+  deps: ExecuteDeps,
+  action: PendingAction,
+  ctx: Omit<ToolContext, 'actionId'>,
+): Promise<Execution> {
+  if (argsHash(action.tool, action.args) !== action.argsHash) {
+    await fail(deps, action, 'APPROVED', 'refused: the arguments differ from what was approved');
+    return { ok: false, error: 'refused: the arguments differ from what was approved' };
+  }
+  const now = deps.clock().toISOString();
+  const claimed = await deps.actions.transition(action.conversationId, action.id, ['APPROVED'], 'EXECUTING', {
+    executingSince: now,
+    updatedAt: now,
+  });
+  if (!claimed) {
+    // Another worker moved it first; follow whatever state it is in now.
+    return executeApprovedAction(deps, { conversationId: action.conversationId, actionId: action.id }, ctx);
+  }
+  return invoke(deps, claimed, ctx);
+}
+
+async function invoke(
+  deps: ExecuteDeps,
+  action: PendingAction,
+  ctx: Omit<ToolContext, 'actionId'>,
+): Promise<Execution> {
+  const tool = deps.registry.get(action.tool);
+  let result: unknown;
+  try {
+    result = await tool.run(action.args, { ...ctx, actionId: action.id });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const outcomeUnknown = (e as { outcomeUnknown?: boolean }).outcomeUnknown === true;
+    if (outcomeUnknown || (e instanceof AppError && e.retryable && !tool.reconcile)) {
+      // Leave it EXECUTING: the redelivered worker reconciles with the provider before anything is resent.
+      throw new UpstreamError(`Outcome of ${action.tool} unknown: ${message}`, { cause: e });
+    }
+    await fail(deps, action, 'EXECUTING', message);
+    return { ok: false, error: message };
+  }
+  const at = deps.clock().toISOString();
+  await deps.actions.transition(action.conversationId, action.id, ['EXECUTING'], 'EXECUTED', {
+    result,
+    executedAt: at,
+    updatedAt: at,
+  });
+  await deps.audit.append({
+    conversationId: action.conversationId,
+    type: 'action.executed',
+    actor: 'switchboard',
+    at,
+    data: { actionId: action.id, tool: action.tool, result },
+  });
+  deps.log.info('action.executed', { actionId: action.id, tool: action.tool });
+  return { ok: true, result };
+}
+
+async function recover(
+  deps: ExecuteDeps,
+  action: PendingAction,
+  ctx: Omit<ToolContext, 'actionId'>,
+): Promise<Execution> {
+  const since = action.executingSince ? Date.parse(action.executingSince) : 0;
+  if (deps.clock().getTime() - since < deps.staleExecutingMs) {
+    throw new UpstreamError(`Action ${action.id} is being executed by another worker`, {
+      code: 'action_in_flight',
+    });
+  }
+  const tool = deps.registry.get(action.tool);
+  if (!tool.reconcile) {
+    const error = `outcome unknown after an interruption; check ${action.tool} at the provider before retrying`;
+    await fail(deps, action, 'EXECUTING', error);
+    return { ok: false, error };
+  }
+  // Reconcile from the moment execution started, so an older identical write is not taken for this one.
+  const found = await tool.reconcile(action.args, { ...ctx, now: new Date(since), actionId: action.id });
+  deps.log.warn('action.reconciled', {
+    actionId: action.id,
+    tool: action.tool,
+    happened: found !== undefined,
+  });
+  if (found !== undefined) {
+    const at = deps.clock().toISOString();
+    await deps.actions.transition(action.conversationId, action.id, ['EXECUTING'], 'EXECUTED', {
+      result: found,
+      executedAt: at,
+      updatedAt: at,
+    });
+    await deps.audit.append({
+      conversationId: action.conversationId,
+      type: 'action.reconciled',
+      actor: 'switchboard',
+      at,
+      data: { actionId: action.id, result: found },
+    });
+    return { ok: true, result: found };
+  }
+  // The provider has no trace of it: sending now is the first send, not a repeat.
+  return invoke(deps, action, ctx);
+}
+
+async function fail(deps: ExecuteDeps, action: PendingAction, from: 'APPROVED' | 'EXECUTING', error: string) {
+  const at = deps.clock().toISOString();
+  await deps.actions.transition(action.conversationId, action.id, [from], 'FAILED', { error, updatedAt: at });
+  await deps.audit.append({
+    conversationId: action.conversationId,
+    type: 'action.failed',
+    actor: 'switchboard',
+    at,
+    data: { actionId: action.id, error },
+  });
+}

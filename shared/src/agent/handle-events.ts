@@ -1,0 +1,244 @@
+import type { Conversation, PendingAction } from '../contracts/conversations';
+import type { EventEnvelope, EventOf } from '../contracts/events';
+import type { ContactDirectory } from '../tools/contact-directory';
+import type { DecideApprovalInput } from '../use-cases/decide-approval';
+import type { AgentOutcome } from '../use-cases/process-event';
+import { type AgentDeps, driveRun, type StartRun } from './run-agent';
+import type { Trigger } from './types';
+
+export interface HandleEventsDeps extends AgentDeps {
+  directory?: ContactDirectory;
+  decide(input: DecideApprovalInput): Promise<PendingAction>;
+}
+
+const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
+const DENY = /^\s*(no|n|nope|deny|cancel|don'?t|do not|stop)\b/i;
+const EDIT = /^\s*edit\b[:\s]*([\s\S]+)$/i;
+
+/**
+ * Turns a group of events (one key, coalesced by the cooldown) into an agent run. Decisions resume the
+ * paused run; chat and texts from team members pass the pending-action gate first (SPEC §3.2 step 1);
+ * inbound texts and emails from outside start a triage run. Inbound content is only ever data here: it
+ * never reaches the gate, so an outside text cannot approve anything (SPEC §6.4).
+ */
+export async function runAgentForEvents(
+  deps: HandleEventsDeps,
+  events: EventEnvelope[],
+): Promise<AgentOutcome> {
+  const primary = events[events.length - 1] as EventEnvelope;
+  switch (primary.type) {
+    case 'approval.decided':
+    case 'run.resume': {
+      const { conversationId, runId } = primary.payload;
+      const run = await deps.runs.get(conversationId, runId);
+      if (!run) return { outcome: `no run ${runId}` };
+      if (run.status !== 'awaiting_approval' && run.status !== 'running')
+        return { runId, outcome: `run already ${run.status}` };
+      return driveRun(deps, {
+        conversation: { id: conversationId, create: () => missing(conversationId), inbound: [] },
+        trigger: { kind: 'chat', channel: 'web', text: '', user: { id: 'system', email: 'system' } },
+        runId,
+        eventIds: [primary.id],
+        key: primary.key,
+      });
+    }
+    case 'chat.message': {
+      const p = primary.payload;
+      const gate = await pendingGate(deps, p.conversationId, p.text, p.user, 'web');
+      if (gate) return gate;
+      return driveRun(deps, {
+        conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
+        trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
+        runId: `run_${primary.id}`,
+        eventIds: [primary.id],
+        key: primary.key,
+      });
+    }
+    case 'sms.received':
+      return inboundSms(deps, events as Array<EventOf<'sms.received'>>, primary as EventOf<'sms.received'>);
+    case 'email.received':
+      return inboundEmail(
+        deps,
+        events as Array<EventOf<'email.received'>>,
+        primary as EventOf<'email.received'>,
+      );
+    default:
+      return { outcome: `no agent work for ${primary.type}` };
+  }
+}
+
+function missing(id: string): never {
+  throw new Error(`Conversation ${id} does not exist`);
+}
+
+async function inboundSms(
+  deps: HandleEventsDeps,
+  events: Array<EventOf<'sms.received'>>,
+  primary: EventOf<'sms.received'>,
+) {
+  const from = primary.payload.from;
+  const contact = await deps.directory?.byPhone(from).catch(() => undefined);
+  const key = `sms:${from}`;
+  const existing = await deps.conversations.findByTriggerKey(key);
+  const convId = existing?.id ?? `c_${primary.id}`;
+  const texts = events.map((e) => e.payload.text);
+  const at = deps.clock().toISOString();
+  const name = contact?.name ?? from;
+  const create = (): Conversation => ({
+    id: convId,
+    title: contact?.internal ? `${name} (team, by text)` : name,
+    source: 'sms',
+    contact: {
+      name,
+      phone: from,
+      internal: contact?.internal ?? false,
+      ...(contact?.id ? { id: contact.id } : {}),
+    },
+    preview: texts.join(' ').slice(0, 160),
+    createdAt: at,
+    updatedAt: at,
+    lastMessageAt: primary.occurredAt,
+    createdBy: 'system',
+    triggerKey: key,
+    pendingCount: 0,
+    readBy: {},
+  });
+  const inbound = events.map((e) => ({
+    id: `m_${e.id}`,
+    text: e.payload.text,
+    at: e.occurredAt,
+    author: name,
+  }));
+
+  if (contact?.internal) {
+    const email = contact.emails[0] ?? `${from}@sms`;
+    const user = { id: contact.id, email, name };
+    if (existing) {
+      for (const m of inbound) {
+        await deps.conversations.appendMessage({
+          id: m.id,
+          conversationId: convId,
+          role: 'user',
+          text: m.text,
+          createdAt: m.at,
+          channel: 'sms',
+          author: { kind: 'user', name, id: contact.id },
+        });
+      }
+      const gate = await pendingGate(deps, convId, texts.join('\n'), user, 'sms');
+      if (gate) return gate;
+    }
+    const trigger: Trigger = { kind: 'chat', channel: 'sms', text: texts.join('\n'), user, phone: from };
+    return driveRun(deps, {
+      conversation: { id: convId, create, inbound: existing ? [] : inbound },
+      trigger,
+      runId: `run_${primary.id}`,
+      eventIds: events.map((e) => e.id),
+      key: primary.key,
+    });
+  }
+
+  const trigger: Trigger = { kind: 'inbound_sms', from, texts, urgent: events.some((e) => e.payload.urgent) };
+  return driveRun(deps, {
+    conversation: { id: convId, create, inbound },
+    trigger,
+    runId: `run_${primary.id}`,
+    eventIds: events.map((e) => e.id),
+    key: primary.key,
+  });
+}
+
+async function inboundEmail(
+  deps: HandleEventsDeps,
+  events: Array<EventOf<'email.received'>>,
+  primary: EventOf<'email.received'>,
+) {
+  const e = primary.payload;
+  const key = `email:${e.threadId}`;
+  const existing = await deps.conversations.findByTriggerKey(key);
+  const convId = existing?.id ?? `c_${primary.id}`;
+  const at = deps.clock().toISOString();
+  const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
+  const create = (): Conversation => ({
+    id: convId,
+    title: `${name}: ${e.subject}`.slice(0, 80),
+    source: 'email',
+    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from },
+    preview: `${e.subject} — ${e.text}`.slice(0, 160),
+    createdAt: at,
+    updatedAt: at,
+    lastMessageAt: primary.occurredAt,
+    createdBy: 'system',
+    triggerKey: key,
+    pendingCount: 0,
+    readBy: {},
+  });
+  const inbound = events.map((ev) => ({
+    id: `m_${ev.id}`,
+    text: `${ev.payload.subject}\n\n${ev.payload.text}`,
+    at: ev.occurredAt,
+    author: name,
+  }));
+  const trigger: Trigger = { kind: 'inbound_email', email: e, count: events.length };
+  return driveRun(deps, {
+    conversation: { id: convId, create, inbound },
+    trigger,
+    runId: `run_${primary.id}`,
+    eventIds: events.map((x) => x.id),
+    key: primary.key,
+  });
+}
+
+/**
+ * While a draft waits in this conversation only confirm / cancel / edit is accepted; anything else gets a
+ * reminder, and no new plan is made (SPEC §3.2 step 1).
+ */
+async function pendingGate(
+  deps: HandleEventsDeps,
+  conversationId: string,
+  text: string,
+  user: { id: string; email: string; name?: string },
+  channel: 'web' | 'sms',
+): Promise<AgentOutcome | undefined> {
+  const run = await deps.runs.findActive(conversationId);
+  if (!run || run.status !== 'awaiting_approval' || !run.awaitingActionId) return undefined;
+  const action = await deps.actions.get(conversationId, run.awaitingActionId);
+  if (!action || action.status !== 'PENDING') return undefined;
+  const decide = (input: Omit<DecideApprovalInput, 'conversationId' | 'actionId' | 'user'>) =>
+    deps.decide({ ...input, conversationId, actionId: action.id, user: { id: user.id, email: user.email } });
+  const edit = text.match(EDIT);
+  let reply: string;
+  if (edit?.[1]) {
+    const field = 'text' in action.args ? 'text' : 'body' in action.args ? 'body' : undefined;
+    if (!field)
+      reply = `This draft (${action.summary}) cannot be edited by text; approve or deny it in the app.`;
+    else {
+      await decide({ decision: 'approve', editedArgs: { ...action.args, [field]: edit[1].trim() } });
+      reply = 'Edited and approved — sending it now.';
+    }
+  } else if (APPROVE.test(text)) {
+    await decide({ decision: 'approve' });
+    reply = 'Approved — sending it now.';
+  } else if (DENY.test(text)) {
+    await decide({ decision: 'deny', reason: text.replace(DENY, '').trim() || 'cancelled by text' });
+    reply = 'Okay, cancelled.';
+  } else {
+    reply = `A draft is waiting for a decision: ${action.summary}. Reply YES to send it, NO to cancel, or EDIT followed by the new text.`;
+  }
+  await deps.conversations.appendMessage({
+    id: `m_gate_${action.id}_${Date.parse(deps.clock().toISOString())}`,
+    conversationId,
+    role: 'assistant',
+    text: reply,
+    createdAt: deps.clock().toISOString(),
+    channel,
+    author: { kind: 'assistant', name: 'Switchboard' },
+  });
+  await deps.audit.append({
+    conversationId,
+    type: 'gate.reply',
+    actor: user.email,
+    data: { actionId: action.id, reply },
+  });
+  return { runId: run.id, outcome: `gate: ${reply}` };
+}

@@ -1,0 +1,48 @@
+import type { PendingIntent } from '../contracts/conversations';
+import type { EmailReceived } from '../contracts/events';
+
+/** What a run is about, reconstructed from its stored input step on every replay. */
+export type Trigger =
+  | {
+      kind: 'chat';
+      channel: 'web' | 'sms';
+      text: string;
+      user: { id: string; email: string; name?: string };
+      phone?: string;
+    }
+  | { kind: 'inbound_sms'; from: string; texts: string[]; urgent: boolean }
+  | { kind: 'inbound_email'; email: EmailReceived; count: number };
+
+export interface PlannedCall {
+  name: string;
+  args: Record<string, unknown>;
+  reason: string;
+  /** The model's tool_use id, so the result goes back to the right block. */
+  toolUseId?: string;
+}
+
+export type Plan =
+  | { kind: 'calls'; calls: PlannedCall[]; note?: string }
+  | { kind: 'respond'; text: string }
+  | { kind: 'ask'; text: string; intent: Pick<PendingIntent, 'intent' | 'slots' | 'missing'> }
+  | { kind: 'no_action'; reason: string };
+
+/** The outcome of one planned call, as the planner sees it on the next round. */
+export interface Observation {
+  name: string;
+  args: Record<string, unknown>;
+  toolUseId?: string;
+  status: 'ok' | 'error' | 'denied' | 'refused' | 'executed' | 'failed' | 'awaiting_approval';
+  result?: unknown;
+  error?: string;
+  actionId?: string;
+}
+
+export interface PlannerInput {
+  trigger: Trigger;
+  observations: Observation[];
+  pendingIntent?: PendingIntent;
+  now: Date;
+  timezone: string;
+  hasTool(name: string): boolean;
+}

@@ -1,0 +1,7 @@
+import type { TwilioStatusUpdate } from '../adapters/twilio-pager';
+
+/** Delivery status of on-call pages (Twilio status callbacks), kept per message/call sid. */
+export interface PageStatusStore {
+  record(update: TwilioStatusUpdate, at: string): Promise<void>;
+  get(sid: string): Promise<Array<TwilioStatusUpdate & { at: string }>>;
+}

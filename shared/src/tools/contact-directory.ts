@@ -1,0 +1,73 @@
+import Fuse from 'fuse.js';
+import { toE164 } from '../adapters/openphone-http';
+import type { Contact, SmsGateway } from '../ports/sms-gateway';
+
+export interface DirectoryEntry {
+  id: string;
+  name: string;
+  company: string | null;
+  role: string | null;
+  phones: string[];
+  emails: string[];
+  /** Team members (their email is on one of the team's domains) are answered from the assistant's line. */
+  internal: boolean;
+}
+
+const CACHE_MS = 5 * 60 * 1000;
+
+/**
+ * The team's address book from OpenPhone, cached for 5 minutes (SPEC §3.4) and searched fuzzily by name,
+ * number or company. Numbers are compared in E.164 so "(415) 555-0111" finds "+14155550111".
+ */
+export function contactDirectory(sms: SmsGateway, teamDomains: string[], clock: () => number = Date.now) {
+  let cache: { at: number; entries: DirectoryEntry[]; fuse: Fuse<DirectoryEntry> } | undefined;
+  const domains = teamDomains.map((d) => d.toLowerCase());
+
+  const toEntry = (c: Contact): DirectoryEntry => {
+    const emails = c.emails.map((e) => e.value.toLowerCase());
+    return {
+      id: c.id,
+      name: c.displayName,
+      company: c.company,
+      role: c.role,
+      phones: c.phones.map((p) => p.e164 ?? p.value),
+      emails,
+      internal: emails.some((e) => domains.includes(e.split('@')[1] ?? '')),
+    };
+  };
+
+  async function load() {
+    if (cache && clock() - cache.at < CACHE_MS) return cache;
+    const entries = (await sms.listContacts()).map(toEntry);
+    const fuse = new Fuse(entries, {
+      keys: [
+        { name: 'name', weight: 3 },
+        { name: 'company', weight: 1 },
+        { name: 'role', weight: 0.5 },
+        { name: 'emails', weight: 1 },
+      ],
+      threshold: 0.35,
+      ignoreLocation: true,
+      includeScore: true,
+    });
+    cache = { at: clock(), entries, fuse };
+    return cache;
+  }
+
+  return {
+    async search(query: string, limit = 5): Promise<DirectoryEntry[]> {
+      const { entries, fuse } = await load();
+      const phone = /\d{3}/.test(query) ? toE164(query) : null;
+      if (phone) return entries.filter((e) => e.phones.includes(phone)).slice(0, limit);
+      return fuse.search(query, { limit }).map((r) => r.item);
+    },
+    async byPhone(number: string): Promise<DirectoryEntry | undefined> {
+      const e164 = toE164(number) ?? number;
+      return (await load()).entries.find((e) => e.phones.includes(e164));
+    },
+    invalidate() {
+      cache = undefined;
+    },
+  };
+}
+export type ContactDirectory = ReturnType<typeof contactDirectory>;
