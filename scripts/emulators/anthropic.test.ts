@@ -202,6 +202,23 @@ describe('prompt caching', () => {
     );
   });
 
+  it('reports the same cache usage on a streamed call', async () => {
+    const stream = () =>
+      client.messages
+        .stream({
+          model: SONNET,
+          max_tokens: 50,
+          system: cachedSystem,
+          messages: [{ role: 'user', content: 'hi' }],
+        })
+        .finalMessage();
+    const first = await stream();
+    const second = await stream();
+    expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1024);
+    expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+    expect(second.usage.input_tokens).toBeLessThan(10);
+  });
+
   it('misses when the prefix bytes change', async () => {
     await client.messages.create({
       model: SONNET,

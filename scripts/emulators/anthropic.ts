@@ -10,6 +10,14 @@ import { type CacheAccounting, type PromptBlock, PromptCacheModel } from './anth
  * event sequence the SDK's stream helpers parse. It checks what the real API checks where our code could get it
  * wrong (headers, body shape, tool_use/tool_result pairing, cache breakpoints), models prompt caching in `usage`,
  * and fails on demand (429/529/500) so retry logic meets real status codes and headers.
+ *
+ *   const emu = await startAnthropicEmulator();
+ *   const client = new Anthropic({ apiKey: 'test', baseURL: emu.url });
+ *   emu.script([
+ *     turn.toolUse('search_contacts', { query: 'Maria' }),
+ *     (req) => `Found ${JSON.parse(lastToolResults(req)[0]!.content).name}`,
+ *   ]);
+ *   // … run the agent; then assert on emu.requests[i].params / .reply.usage, and emu.stop() in afterAll.
  */
 
 /** API versions are dates; newer SDKs send newer ones, so accept any well-formed date since the first. */
