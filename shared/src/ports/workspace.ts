@@ -6,7 +6,8 @@ import type { MemoryCommit } from '../contracts/memory';
  * throws WorkspacePathError, a missing file NotFoundError.
  *
  * Life of a turn: `sync()` before the agent reads, file operations during the turn, `commitAndPush()` after
- * it (cheap when nothing changed). Writes live on disk until then, so one turn's notes become one commit.
+ * every turn (no network when nothing changed and nothing is unpushed; otherwise it also retries a push an
+ * earlier turn could not finish). Writes live on disk until then, so one turn's notes become one commit.
  */
 export interface Workspace {
   readFile(path: string): Promise<string>;
