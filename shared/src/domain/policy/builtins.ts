@@ -15,9 +15,19 @@ export interface Builtin {
   solve(args: ReadonlyArray<FactValue | undefined>, env: BuiltinEnv): FactValue[][];
 }
 
-/** Team-local wall-clock time. luxon does the zone arithmetic, so DST changes are handled by the tz database. */
+let lastClock: { ms: number; zone: string; at: DateTime } | undefined;
+
+/**
+ * Team-local wall-clock time. luxon does the zone arithmetic, so DST changes follow the tz database. The last
+ * result is kept because one guard check asks for the same instant several times and each zone conversion
+ * costs an Intl round-trip.
+ */
 function teamNow(env: BuiltinEnv): DateTime {
-  return DateTime.fromJSDate(env.now, { zone: env.timezone });
+  const ms = env.now.getTime();
+  if (lastClock?.ms !== ms || lastClock.zone !== env.timezone) {
+    lastClock = { ms, zone: env.timezone, at: DateTime.fromMillis(ms, { zone: env.timezone }) };
+  }
+  return lastClock.at;
 }
 
 const text = (v: FactValue | undefined) => String(v ?? '');

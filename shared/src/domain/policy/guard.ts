@@ -121,8 +121,13 @@ export interface PolicyRuntime extends ToolGuard {
 /** Kept for callers that think of it as "the guard". */
 export type PolicyGuard = PolicyRuntime;
 
+const knownZones = new Set<string>();
+
+/** Checked once per zone: luxon builds an Intl formatter to validate, which is costly on every guard call. */
 function checkTimezone(tz: string) {
+  if (knownZones.has(tz)) return;
   if (!IANAZone.isValidZone(tz)) throw new PolicyConfigError(`unknown timezone '${tz}'`);
+  knownZones.add(tz);
 }
 
 /** `To` reads args.to (or args.To, args.to_x for ToX): guards name tool arguments by their variables. */
@@ -296,6 +301,7 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
         `policy guard for conversation ${conversationId} asked about ${call.conversationId}`,
       );
     }
+    checkTimezone(env.timezone);
     const guards = rb.guards.get(call.tool) ?? [];
     const autonomous: AutonomousStmt[] = call.kind === 'write' ? (rb.autonomous.get(call.tool) ?? []) : [];
     if (guards.length === 0 && autonomous.length === 0) {
@@ -304,17 +310,22 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
         : { decision: 'allow', reason: `No policy guard applies to ${call.tool}.` };
     }
     // The solver's own fetches are checked too, but may not fetch again: that would recurse without end.
-    const session = await open(env, call.origin !== 'solver');
+    // Guards of the form `requires true` need no facts, so the store is not read for them.
+    const needsFacts =
+      guards.some((g) => !isTrivial(g.body) || g.params.some((p) => p.term.kind === 'ctx')) ||
+      autonomous.length > 0;
+    const session = needsFacts ? await open(env, call.origin !== 'solver') : undefined;
+    const focus = session?.focus ?? new Map<string, FactValue>();
     const lines: string[] = [];
     for (const g of guards) {
-      const given = bindParams(g.params, call.args, session.focus);
+      const given = bindParams(g.params, call.args, focus);
       if (!given) {
         return {
           decision: 'deny',
           reason: `${call.tool} is not allowed with these arguments (guard at ${g.pos.file}:${g.pos.line}).`,
         };
       }
-      if (isTrivial(g.body)) {
+      if (isTrivial(g.body) || !session) {
         lines.push(`${call.tool}: no precondition beyond a person's approval (${g.pos.file}:${g.pos.line})`);
         continue;
       }
@@ -346,8 +357,8 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
       return { decision: 'allow', reason: `Policy allows ${call.tool}.`, why: lines };
     }
     for (const a of autonomous) {
-      const given = bindParams(a.params, call.args, session.focus);
-      if (!given) continue;
+      const given = bindParams(a.params, call.args, focus);
+      if (!given || !session) continue;
       const r = await prove(session, a.body, { given });
       if (r.status === 'proved') {
         return {

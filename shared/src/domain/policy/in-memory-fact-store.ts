@@ -1,5 +1,8 @@
 import { type FactStore, type FactValue, factHolds, type StoredFact } from '../../ports/fact-store';
 
+/** Copies on the way in and out, as a real store would: callers cannot change what is stored by mutation. */
+const copy = (f: StoredFact): StoredFact => ({ ...f, args: [...f.args], provenance: { ...f.provenance } });
+
 /** FactStore for unit tests and benchmarks: the same contract as the DynamoDB adapter, in a Map. */
 export class InMemoryFactStore implements FactStore {
   private readonly data = new Map<string, Map<string, StoredFact>>();
@@ -25,13 +28,13 @@ export class InMemoryFactStore implements FactStore {
       .filter(
         (f) => (opts.predicate === undefined || f.predicate === opts.predicate) && factHolds(f, opts.now),
       )
-      .map((f) => structuredClone(f));
+      .map(copy);
   }
 
   async put(conversationId: string, facts: StoredFact[]): Promise<void> {
     this.calls.put++;
     const m = this.conv(conversationId);
-    for (const f of facts) m.set(InMemoryFactStore.key(f.predicate, f.args), structuredClone(f));
+    for (const f of facts) m.set(InMemoryFactStore.key(f.predicate, f.args), copy(f));
   }
 
   async delete(conversationId: string, predicate: string, args: FactValue[]): Promise<void> {

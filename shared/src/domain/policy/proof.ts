@@ -8,15 +8,19 @@ export interface RenderOpts {
   maxLines?: number;
 }
 
-function until(expiresAt: number, o: RenderOpts): string {
+function until(expiresAt: number, o: RenderOpts, memo: Map<number, string>): string {
+  const known = memo.get(expiresAt);
+  if (known !== undefined) return known;
   const at = DateTime.fromSeconds(expiresAt, { zone: o.timezone });
   const today = DateTime.fromJSDate(o.now, { zone: o.timezone });
-  return at.hasSame(today, 'day') ? at.toFormat('HH:mm') : at.toFormat('yyyy-LL-dd HH:mm');
+  const text = at.hasSame(today, 'day') ? at.toFormat('HH:mm') : at.toFormat('yyyy-LL-dd HH:mm');
+  memo.set(expiresAt, text);
+  return text;
 }
 
-function describe(n: ProofNode, o: RenderOpts): string {
+function describe(n: ProofNode, o: RenderOpts, memo: Map<number, string>): string {
   const valid =
-    n.expiresAt !== undefined && n.kind === 'fact' ? `, valid until ${until(n.expiresAt, o)}` : '';
+    n.expiresAt !== undefined && n.kind === 'fact' ? `, valid until ${until(n.expiresAt, o, memo)}` : '';
   switch (n.kind) {
     case 'rule':
       return `${n.text} — by the rule at ${n.source}`;
@@ -46,6 +50,7 @@ export function renderProof(nodes: ProofNode[], o: RenderOpts): string[] {
   let truncated = false;
   // A fact or rule used twice is shown once; later uses point back to it, keeping the card short.
   const shown = new Set<string>();
+  const memo = new Map<number, string>();
   const visit = (n: ProofNode, depth: number) => {
     if (lines.length >= max) {
       truncated = true;
@@ -57,7 +62,7 @@ export function renderProof(nodes: ProofNode[], o: RenderOpts): string[] {
       return;
     }
     shown.add(n.text);
-    lines.push(`${indent}${describe(n, o)}`);
+    lines.push(`${indent}${describe(n, o, memo)}`);
     for (const c of n.children) visit(c, depth + 1);
   };
   for (const n of nodes) visit(n, 0);

@@ -58,7 +58,8 @@ export class Session {
   readonly canFetch: boolean;
   readonly focus = new Map<string, FactValue>();
   readonly fetchLog: Array<{ tool: string; args: Record<string, unknown>; outcome: FetchOutcome }> = [];
-  private readonly byPred = new Map<string, Map<string, StoredFact>>();
+  /** predicate → first argument → all arguments → fact: a lookup with a known first argument skips the rest. */
+  private readonly byPred = new Map<string, Map<string, Map<string, StoredFact>>>();
   private readonly markers = new Map<string, StoredFact>();
   private readonly inflight = new Map<string, Promise<FetchOutcome>>();
   private readonly store: FactStore;
@@ -94,33 +95,46 @@ export class Session {
   }
 
   private remember(f: StoredFact) {
-    let m = this.byPred.get(f.predicate);
+    let byFirst = this.byPred.get(f.predicate);
+    if (!byFirst) {
+      byFirst = new Map();
+      this.byPred.set(f.predicate, byFirst);
+    }
+    const first = firstKey(f.args[0]);
+    let m = byFirst.get(first);
     if (!m) {
       m = new Map();
-      this.byPred.set(f.predicate, m);
+      byFirst.set(first, m);
     }
     m.set(argsKey(f.args), f);
   }
 
   /** Facts of `pred` that hold now and agree with the known arguments (undefined = any value). */
   match(pred: string, pattern: ReadonlyArray<FactValue | undefined>): StoredFact[] {
-    const m = this.byPred.get(pred);
-    if (!m) return [];
-    if (pattern.every((p) => p !== undefined)) {
-      const f = m.get(argsKey(pattern as FactValue[]));
+    const byFirst = this.byPred.get(pred);
+    if (!byFirst) return [];
+    const p0 = pattern[0];
+    if (p0 !== undefined && pattern.every((p) => p !== undefined)) {
+      const f = byFirst.get(firstKey(p0))?.get(argsKey(pattern as FactValue[]));
       return f && factHolds(f, this.now) ? [f] : [];
     }
+    const buckets = p0 !== undefined ? [byFirst.get(firstKey(p0))] : [...byFirst.values()];
     const out: StoredFact[] = [];
-    for (const f of m.values()) {
-      if (!factHolds(f, this.now)) continue;
-      if (pattern.every((p, i) => p === undefined || p === f.args[i])) out.push(f);
+    for (const m of buckets) {
+      if (!m) continue;
+      for (const f of m.values()) {
+        if (!factHolds(f, this.now)) continue;
+        if (pattern.every((p, i) => p === undefined || p === f.args[i])) out.push(f);
+      }
     }
     return out;
   }
 
   /** Every fact that holds now (for summaries), engine bookkeeping excluded. */
   allFacts(): StoredFact[] {
-    return [...this.byPred.values()].flatMap((m) => [...m.values()]).filter((f) => factHolds(f, this.now));
+    return [...this.byPred.values()]
+      .flatMap((byFirst) => [...byFirst.values()].flatMap((m) => [...m.values()]))
+      .filter((f) => factHolds(f, this.now));
   }
 
   marker(kind: typeof FETCHED | typeof DENIED, args: FactValue[]): StoredFact | undefined {
@@ -261,6 +275,11 @@ export function applyFocus(
 }
 
 class FetchTimeout extends Error {}
+
+/** Index key of a first argument; the type prefix keeps 1 and "1" apart. */
+function firstKey(v: FactValue | undefined): string {
+  return v === undefined ? '' : typeof v === 'number' ? `n${v}` : `s${v}`;
+}
 
 function markerKey(kind: string, args: ReadonlyArray<FactValue>): string {
   return `${kind}|${argsKey(args)}`;
