@@ -67,6 +67,8 @@ export interface ClickUpEmulator {
   /** `CLICKUP_API_BASE` for this emulator (origin + /api/v2). */
   apiBase: string;
   teamId: string;
+  /** The configuration (config.ts names) that points the production adapter at this emulator. */
+  env: { CLICKUP_API_BASE: string; CLICKUP_API_TOKEN: string; CLICKUP_TEAM_ID: string };
   state: ClickUpEmulatorState;
   stop(): Promise<void>;
 }
@@ -581,6 +583,7 @@ export async function startClickUpEmulator(opts: ClickUpEmulatorOptions): Promis
     url,
     apiBase: `${url}/api/v2`,
     teamId,
+    env: { CLICKUP_API_BASE: `${url}/api/v2`, CLICKUP_API_TOKEN: opts.token, CLICKUP_TEAM_ID: teamId },
     state,
     async stop() {
       server.closeAllConnections();
