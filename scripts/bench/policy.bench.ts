@@ -65,6 +65,36 @@ function rows(name: string, r: { samples: number[]; base: number[] }, target: st
   });
 }
 
+/**
+ * This box is shared (load is often several times its two cores), so a p99 of sub-millisecond work mostly
+ * measures being descheduled. For scale: plain CPU work with the same median as the guard, timed the same way.
+ */
+async function noiseReference(targetP50: number): Promise<BenchRow> {
+  const item = { id: 'ct_maria', phones: ['+14155550111'], internal: false, name: 'Maria Lopez' };
+  const work = (n: number) => {
+    for (let k = 0; k < n; k++) JSON.parse(JSON.stringify([item, item, item]));
+  };
+  let n = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < 200; i++) work(n);
+    if ((performance.now() - t0) / 200 >= targetP50 || n > 1e5) break;
+    n *= 2;
+  }
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    work(n);
+    await Promise.resolve();
+    samples.push(ms(t0));
+  }
+  return {
+    name: `noise reference: plain CPU work of p50 ${percentile(samples, 50).toFixed(3)} ms, its p99`,
+    value: percentile(samples, 99),
+    unit: 'ms',
+  };
+}
+
 export async function run(): Promise<BenchRow[]> {
   const rulebase = loadDefaultRulebase({ tools: SPEC_TOOLS });
   const out: BenchRow[] = [];
@@ -95,6 +125,7 @@ export async function run(): Promise<BenchRow[]> {
     'require_approval',
   );
   out.push(...rows('guard send_message (known contact, line, quiet hours)', send, '< 1 ms'));
+  out.push(await noiseReference(percentile(send.samples, 50)));
   const task = await timeGuard(
     guard,
     alwaysAllow,
