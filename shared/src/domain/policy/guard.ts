@@ -26,6 +26,7 @@ import {
   buildFacts,
   DEFAULT_LIMITS,
   DENIED,
+  describeCall,
   extractFacts,
   FOCUS,
   type Limits,
@@ -570,7 +571,7 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
           rb,
           b.pred,
           tuples,
-          { kind: 'tool', detail: `${tool} ${JSON.stringify(args)}` },
+          { kind: 'tool', detail: describeCall(tool, args) },
           now,
           inputs,
         );
