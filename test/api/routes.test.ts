@@ -70,7 +70,7 @@ describe('conversations', () => {
       pendingCount: 1,
       unread: true,
     });
-    expect(item?.preview).toMatch(/broken heater/);
+    expect(item?.preview).toMatch(/needs an answer/);
 
     const read = await h.call('POST', `/api/conversations/${conversation.id}/read`, { token: member });
     expect(read.status).toBe(200);
@@ -203,6 +203,19 @@ describe('approvals', () => {
       body: { reason: 'x'.repeat(1001) },
     });
     expect(longReason.status).toBe(400);
+    expect((await h.core.actions.get(conversation.id, action.id))?.status).toBe('PENDING');
+  });
+
+  test("an edit that breaks the tool's own schema is refused with the field, and the card stays pending", async () => {
+    const { conversation, action } = await seedInboundSms(h.core);
+    const res = await h.call('POST', `/api/conversations/${conversation.id}/actions/${action.id}/approve`, {
+      token: member,
+      body: { args: { to: '+14155550111', text: '   ' } },
+    });
+    expect(res.status).toBe(400);
+    expect(((await json(res)) as { error: { message: string } }).error.message).toMatch(
+      /^The edited draft is not valid: text:/,
+    );
     expect((await h.core.actions.get(conversation.id, action.id))?.status).toBe('PENDING');
   });
 

@@ -75,7 +75,7 @@ export async function seedInboundSms(
       id: newId('m_'),
       conversationId,
       role: 'assistant',
-      text: `${contact.name} reports a broken heater. I drafted a reply for your approval.`,
+      text: `${contact.name} needs an answer. I drafted a reply for your approval.`,
       createdAt: at(2000),
       runId,
       author: { kind: 'assistant', name: 'Switchboard' },

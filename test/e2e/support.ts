@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
+import { type Core, getCore } from '../../shared/src/composition';
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+export const SCREENSHOTS = resolve('test-results/screenshots');
+
+/**
+ * The PWA end to end: the real build in web/dist, served by the local stack `npm start` runs (gateway →
+ * API Gateway v2 events → the api handler, DynamoDB Local, fauxqs, the worker poller), driven in Debian's
+ * Chromium. Test data is written through the same stores the worker writes.
+ */
+export async function startE2E(env: Record<string, string> = {}) {
+  // Vitest sets NODE_ENV=test, which would make Vite emit a development build (dev React, no service
+  // worker registration); the browser must get what `npm run build:web` ships.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: resolve('web/vite.config.ts'), mode: 'production', logLevel: 'warn' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  const stack: LocalStack = await startLocalStack({ port: 0, schedules: false, env });
+  const core: Core = await getCore('e2e-seed');
+  const browser: Browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  async function newContext(viewport = PHONE): Promise<BrowserContext> {
+    return browser.newContext({
+      viewport,
+      deviceScaleFactor: viewport === PHONE ? 2 : 1,
+      isMobile: viewport === PHONE,
+      hasTouch: viewport === PHONE,
+      baseURL: stack.url,
+      serviceWorkers: 'allow',
+    });
+  }
+
+  /** Signs in through the dev sign-in screen, as a person would, and waits to land on `expectPath`. */
+  async function signIn(page: Page, name: string) {
+    await page.getByRole('button', { name: new RegExp(name) }).click();
+    await page.waitForURL((u) => u.pathname !== '/sign-in');
+  }
+
+  async function shot(page: Page, name: string) {
+    await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage: false });
+  }
+
+  return {
+    stack,
+    core,
+    browser,
+    newContext,
+    signIn,
+    shot,
+    async stop() {
+      await browser.close().catch(() => {});
+      await stack.stop();
+    },
+  };
+}
+export type E2E = Awaited<ReturnType<typeof startE2E>>;

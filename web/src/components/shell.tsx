@@ -1,0 +1,74 @@
+import type { ReactNode } from 'react';
+import { useMe } from '../features/auth/auth-context';
+import { Link, useLocation } from '../lib/router';
+import { BackIcon, InboxIcon, PlusIcon, SettingsIcon, ShieldIcon } from './icons';
+
+/**
+ * The frame of every signed-in screen: a top bar and, on the main screens, a bottom tab bar within thumb
+ * reach. The conversation screen swaps the tab bar for its message input.
+ */
+export function Shell({
+  title,
+  subtitle,
+  back,
+  actions,
+  tabs = true,
+  footer,
+  children,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  back?: string;
+  actions?: ReactNode;
+  tabs?: boolean;
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`shell${tabs ? ' with-tabs' : ''}`}>
+      <header className="topbar">
+        {back && (
+          <Link href={back} className="icon-btn" aria-label="Back to conversations">
+            <BackIcon />
+          </Link>
+        )}
+        <div className="topbar-title">
+          <h1>{title}</h1>
+          {subtitle && <p>{subtitle}</p>}
+        </div>
+        {actions && <div className="topbar-actions">{actions}</div>}
+      </header>
+      <main className="content">{children}</main>
+      {footer}
+      {tabs && <TabBar />}
+    </div>
+  );
+}
+
+function TabBar() {
+  const me = useMe();
+  const { path, query } = useLocation();
+  const tabs = [
+    { href: '/', label: 'Inbox', icon: <InboxIcon />, active: path === '/' },
+    { href: '/chat', label: 'New chat', icon: <PlusIcon />, active: path === '/chat' && !query.get('id') },
+    ...(me.isAdmin
+      ? [{ href: '/admin', label: 'Admin', icon: <ShieldIcon />, active: path === '/admin' }]
+      : []),
+    { href: '/settings', label: 'Settings', icon: <SettingsIcon />, active: path === '/settings' },
+  ];
+  return (
+    <nav className="tabbar" aria-label="Main">
+      {tabs.map((t) => (
+        <Link
+          key={t.href}
+          href={t.href}
+          className={`tab${t.active ? ' active' : ''}`}
+          aria-current={t.active ? 'page' : undefined}
+        >
+          {t.icon}
+          <span>{t.label}</span>
+        </Link>
+      ))}
+    </nav>
+  );
+}

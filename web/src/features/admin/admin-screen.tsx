@@ -1,0 +1,134 @@
+import { useEffect, useState } from 'react';
+import { Shell } from '../../components/shell';
+import { Banner, EmptyState, ErrorState, Loading } from '../../components/states';
+import { describeError } from '../../lib/api';
+import { fullTime } from '../../lib/format';
+import { useResource } from '../../lib/use-resource';
+import { useApi, useMe } from '../auth/auth-context';
+
+/** The system instructions the assistant works by, editable by admins, with every earlier version kept. */
+export function AdminScreen() {
+  const me = useMe();
+  if (!me.isAdmin) {
+    return (
+      <Shell title="Admin">
+        <EmptyState title="Admins only">
+          Only admins can change the assistant's instructions. Ask an admin if something should change.
+        </EmptyState>
+      </Shell>
+    );
+  }
+  return <Instructions />;
+}
+
+function Instructions() {
+  const api = useApi();
+  const res = useResource(() => api.instructions(), 'instructions');
+  const [text, setText] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const current = res.data?.current;
+
+  useEffect(() => {
+    if (res.data) setText(res.data.current?.text ?? '');
+  }, [res.data]);
+
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    setSaved(false);
+    try {
+      await api.saveInstructions(text);
+      await res.reload();
+      setSaved(true);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const dirty = text.trim() !== (current?.text ?? '').trim();
+
+  return (
+    <Shell title="Admin" subtitle="System instructions">
+      {res.loading && !res.data && <Loading label="Loading instructions…" />}
+      {res.error !== undefined && !res.data && (
+        <ErrorState message={describeError(res.error)} onRetry={() => void res.reload()} />
+      )}
+      {res.data && (
+        <section className="card admin-card">
+          <label htmlFor="instructions" className="field-label">
+            Instructions the assistant follows in every run
+          </label>
+          <p className="muted small">
+            {current
+              ? `Last changed by ${current.updatedBy}, ${fullTime(current.updatedAt)}.`
+              : 'No instructions yet: the assistant uses its built-in defaults.'}
+          </p>
+          <textarea
+            id="instructions"
+            className="instructions"
+            value={text}
+            placeholder="e.g. Sign texts as “Oak Properties”. Never promise a repair time before the vendor confirms."
+            onChange={(e) => {
+              setText(e.target.value);
+              setSaved(false);
+            }}
+          />
+          {error && (
+            <p className="error-text" role="alert">
+              {error}
+            </p>
+          )}
+          {saved && <Banner kind="info">Saved. The next run uses these instructions.</Banner>}
+          <div className="approval-buttons">
+            <button
+              type="button"
+              className="btn btn-ghost"
+              disabled={!dirty || saving}
+              onClick={() => setText(current?.text ?? '')}
+            >
+              Discard
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!dirty || saving || !text.trim()}
+              onClick={() => void save()}
+            >
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        </section>
+      )}
+      {res.data && (
+        <section className="history">
+          <h2>History</h2>
+          {res.data.history.length === 0 ? (
+            <p className="muted">No earlier versions.</p>
+          ) : (
+            <ol>
+              {res.data.history.map((v, i) => (
+                <li key={v.updatedAt}>
+                  <details>
+                    <summary>
+                      {i === 0 ? 'Current · ' : ''}
+                      {v.updatedBy} · {fullTime(v.updatedAt)}
+                    </summary>
+                    <pre>{v.text}</pre>
+                    {i > 0 && (
+                      <button type="button" className="link-btn" onClick={() => setText(v.text)}>
+                        Restore this version into the editor
+                      </button>
+                    )}
+                  </details>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      )}
+    </Shell>
+  );
+}

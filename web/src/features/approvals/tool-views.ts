@@ -1,0 +1,82 @@
+import type { ComponentType, SVGProps } from 'react';
+import {
+  CalendarIcon,
+  ChatIcon,
+  EmailIcon,
+  PhoneIcon,
+  SmsIcon,
+  TaskIcon,
+  ToolIcon,
+} from '../../components/icons';
+import { humanize } from '../../lib/format';
+
+export interface ToolView {
+  label: string;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** Arguments naming who receives it, shown first ("To"). */
+  recipients: string[];
+  /** Text the person may rewrite before approving (the draft itself); recipients are never editable. */
+  editable: string[];
+  maxLength?: Record<string, number>;
+}
+
+const VIEWS: Record<string, Omit<ToolView, 'icon'> & { icon?: ToolView['icon'] }> = {
+  send_message: {
+    label: 'Text message',
+    icon: SmsIcon,
+    recipients: ['to'],
+    editable: ['text'],
+    maxLength: { text: 1600 },
+  },
+  send_email: {
+    label: 'Email',
+    icon: EmailIcon,
+    recipients: ['to', 'cc', 'bcc'],
+    editable: ['subject', 'body'],
+  },
+  create_calendar_event: {
+    label: 'Calendar event',
+    icon: CalendarIcon,
+    recipients: ['attendees'],
+    editable: ['summary', 'title', 'description', 'location'],
+  },
+  create_task: {
+    label: 'New task',
+    icon: TaskIcon,
+    recipients: ['assignees'],
+    editable: ['name', 'description'],
+  },
+  update_task: { label: 'Task update', icon: TaskIcon, recipients: [], editable: ['name', 'description'] },
+  delete_task: { label: 'Delete task', icon: TaskIcon, recipients: [], editable: [] },
+  escalate: { label: 'Page the on-call person', icon: PhoneIcon, recipients: ['to'], editable: ['message'] },
+  create_contact: { label: 'New contact', icon: ChatIcon, recipients: [], editable: [] },
+  update_contact: { label: 'Contact update', icon: ChatIcon, recipients: [], editable: [] },
+  delete_contact: { label: 'Delete contact', icon: ChatIcon, recipients: [], editable: [] },
+};
+
+const TEXTY = /^(text|body|message|content|subject|description|notes?)$/i;
+
+/** How a card presents a tool's arguments; unknown tools get a generic view that still allows text edits. */
+export function toolView(tool: string, args: Record<string, unknown>): ToolView {
+  const known = VIEWS[tool];
+  if (known) return { icon: ToolIcon, ...known };
+  return {
+    label: humanize(tool),
+    icon: ToolIcon,
+    recipients: Object.keys(args).filter((k) => /^(to|recipient|email|phone)$/i.test(k)),
+    editable: Object.keys(args).filter((k) => TEXTY.test(k) && typeof args[k] === 'string'),
+  };
+}
+
+export const FIELD_LABELS: Record<string, string> = {
+  to: 'To',
+  cc: 'Cc',
+  bcc: 'Bcc',
+  text: 'Message',
+  body: 'Message',
+  subject: 'Subject',
+  summary: 'Title',
+  attendees: 'Guests',
+  assignees: 'Assignees',
+};
+export const fieldLabel = (k: string) => FIELD_LABELS[k] ?? humanize(k);

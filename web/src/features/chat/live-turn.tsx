@@ -1,0 +1,104 @@
+import type { ChatUIMessage } from '../../../../shared/src/contracts/api';
+import type { PendingAction } from '../../../../shared/src/contracts/conversations';
+import { ApprovalCard } from '../approvals/approval-card';
+import { ToolActivity } from './timeline';
+
+type Contact = { name?: string; phone?: string; email?: string } | undefined;
+
+const PROGRESS: Record<string, string> = {
+  queued: 'Sent. Waiting for the assistant…',
+  running: 'Switchboard is working…',
+  timeout: 'Still working on it — this conversation updates by itself.',
+  failed: 'The assistant could not finish this turn.',
+};
+
+/**
+ * The turn being streamed right now (useChat's messages), shown under the stored conversation until the
+ * stream ends and the stored records replace it.
+ */
+export function LiveTurn({
+  messages,
+  contact,
+  onDecided,
+}: {
+  messages: ChatUIMessage[];
+  contact: Contact;
+  onDecided: (a?: PendingAction) => void;
+}) {
+  return (
+    <ol className="timeline live" aria-live="polite">
+      {messages.map((m) =>
+        m.role === 'user' ? (
+          <li key={m.id}>
+            <div className="bubble-wrap right">
+              <div className="bubble role-user">
+                <p className="bubble-text">
+                  {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+                </p>
+              </div>
+              <span className="bubble-meta">You · sending</span>
+            </div>
+          </li>
+        ) : (
+          m.parts.map((p, i) => {
+            const key = `${m.id}-${i}`;
+            if (p.type === 'text') {
+              return (
+                <li key={key}>
+                  <div className="bubble-wrap left">
+                    <div className="bubble role-assistant">
+                      <p className="bubble-text">{p.text}</p>
+                    </div>
+                    <span className="bubble-meta">Switchboard</span>
+                  </div>
+                </li>
+              );
+            }
+            if (p.type === 'dynamic-tool') {
+              return (
+                <li key={key}>
+                  <ToolActivity
+                    messages={[
+                      {
+                        id: p.toolCallId,
+                        text: p.toolName,
+                        tool: {
+                          name: p.toolName,
+                          args: p.input,
+                          ...(p.state === 'output-available' ? { result: p.output } : {}),
+                          ...(p.state === 'output-error' ? { error: p.errorText } : {}),
+                        },
+                      },
+                    ]}
+                  />
+                </li>
+              );
+            }
+            if (p.type === 'data-approval') {
+              return (
+                <li key={key}>
+                  <ApprovalCard action={p.data} contact={contact} onDecided={onDecided} />
+                </li>
+              );
+            }
+            if (p.type === 'data-run' && PROGRESS[p.data.status]) {
+              return (
+                <li key={key} className="progress-note" role="status">
+                  {(p.data.status === 'queued' || p.data.status === 'running') && (
+                    <span className="typing" aria-hidden="true">
+                      <i />
+                      <i />
+                      <i />
+                    </span>
+                  )}
+                  {PROGRESS[p.data.status]}
+                </li>
+              );
+            }
+            return null;
+          })
+        ),
+      )}
+    </ol>
+  );
+}

@@ -1,0 +1,116 @@
+import type * as z from 'zod';
+import {
+  apiError,
+  auditResponse,
+  conversationDetail,
+  decisionConflict,
+  decisionResponse,
+  devSessionResponse,
+  devTeamResponse,
+  instructionsResponse,
+  listConversationsResponse,
+  markReadResponse,
+  meResponse,
+  publicConfigResponse,
+} from '../../../shared/src/contracts/api';
+import type { PendingAction } from '../../../shared/src/contracts/conversations';
+
+/** An API answer that was not a success, with the server's code and sentence (shown to the person as is). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  /** The card as it stands when a decision lost the race (409), so the UI can show who decided. */
+  get currentAction(): PendingAction | undefined {
+    const parsed = decisionConflict.shape.error.shape.details.safeParse(this.details);
+    return parsed.success ? parsed.data.action : undefined;
+  }
+}
+
+export type GetToken = () => Promise<string | null>;
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = apiError.parse(JSON.parse(text));
+    return new ApiError(res.status, body.error.code, body.error.message, body.error.details);
+  } catch {
+    return new ApiError(res.status, 'http_error', text.slice(0, 200) || `The server answered ${res.status}.`);
+  }
+}
+
+/** Turns anything thrown (fetch failures, stream errors carrying a JSON body) into one sentence. */
+export function describeError(e: unknown): string {
+  if (e instanceof ApiError) return e.message;
+  if (e instanceof TypeError) return 'Cannot reach the server. Check the connection and try again.';
+  const message = e instanceof Error ? e.message : String(e);
+  try {
+    return apiError.parse(JSON.parse(message)).error.message;
+  } catch {
+    return message || 'Something went wrong.';
+  }
+}
+
+/**
+ * Every call the PWA makes, each response parsed with its shared contract. Sessions travel as a Bearer
+ * token (never a cookie), fetched fresh per request so Clerk can rotate its short-lived tokens.
+ */
+export function createApi(getToken: GetToken) {
+  async function request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    opts: { auth?: boolean } = {},
+  ): Promise<z.infer<S>> {
+    const headers: Record<string, string> = {};
+    if (opts.auth !== false) {
+      const token = await getToken();
+      if (token) headers.authorization = `Bearer ${token}`;
+    }
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw await errorFrom(res);
+    return schema.parse(await res.json());
+  }
+  const enc = encodeURIComponent;
+  return {
+    config: () => request('GET', '/api/config', publicConfigResponse, undefined, { auth: false }),
+    devTeam: () => request('GET', '/api/dev/team', devTeamResponse, undefined, { auth: false }),
+    devSession: (email: string) =>
+      request('POST', '/api/dev/session', devSessionResponse, { email }, { auth: false }),
+    me: () => request('GET', '/api/me', meResponse),
+    conversations: () => request('GET', '/api/conversations', listConversationsResponse),
+    conversation: (id: string) => request('GET', `/api/conversations/${enc(id)}`, conversationDetail),
+    markRead: (id: string) => request('POST', `/api/conversations/${enc(id)}/read`, markReadResponse),
+    audit: (id: string) => request('GET', `/api/conversations/${enc(id)}/audit`, auditResponse),
+    approve: (cid: string, aid: string, args?: Record<string, unknown>) =>
+      request(
+        'POST',
+        `/api/conversations/${enc(cid)}/actions/${enc(aid)}/approve`,
+        decisionResponse,
+        args ? { args } : {},
+      ),
+    deny: (cid: string, aid: string, reason?: string) =>
+      request(
+        'POST',
+        `/api/conversations/${enc(cid)}/actions/${enc(aid)}/deny`,
+        decisionResponse,
+        reason ? { reason } : {},
+      ),
+    instructions: () => request('GET', '/api/admin/instructions', instructionsResponse),
+    saveInstructions: (text: string) =>
+      request('PUT', '/api/admin/instructions', instructionsResponse, { text }),
+  };
+}
+export type Api = ReturnType<typeof createApi>;
