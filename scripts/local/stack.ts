@@ -110,6 +110,14 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       ...opts.env,
     };
     Object.assign(process.env, env);
+    // The handlers read process.env at their first invocation; a later stack in the same process (tests,
+    // benchmarks) must not inherit this one's endpoints.
+    stops.push(() => {
+      for (const k of Object.keys(env)) delete process.env[k];
+      delete process.env.PUBLIC_BASE_URL;
+      resetComposition();
+      resetWorkerDeps();
+    });
     resetComposition();
     resetWorkerDeps();
 
