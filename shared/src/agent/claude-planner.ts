@@ -1,4 +1,5 @@
 import type { Message } from '../contracts/conversations';
+import { canonicalJson } from '../domain/args-hash';
 import type { Model, ModelContent, ModelMessage, ModelUsage } from '../ports/model';
 import type { ModelToolDef } from '../tools/registry';
 import { compactHistory } from './history';
@@ -72,8 +73,16 @@ export function buildMessages(
       role: 'user',
       content: round.plan.calls.map((c, i) => {
         const o = round.observations.find((x) => x.toolUseId === c.toolUseId) ?? round.observations[i];
+        // Canonical JSON, so a result replayed from the store (keys in another order) is the same bytes and
+        // the prompt prefix stays cached; a person's edit is part of it, so the model never reports its own
+        // draft as what was sent.
         const body = o
-          ? JSON.stringify({ status: o.status, result: o.result, error: o.error })
+          ? canonicalJson({
+              status: o.status,
+              result: o.result,
+              error: o.error,
+              ...(o.edited ? { edited_by_team: true, args_used: o.args } : {}),
+            })
           : '{"status":"not_run"}';
         return {
           type: 'tool_result' as const,

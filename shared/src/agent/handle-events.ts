@@ -1,9 +1,10 @@
 import type { Conversation, PendingAction } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
+import { ConflictError, isAppError } from '../errors';
 import type { ContactDirectory } from '../tools/contact-directory';
 import type { DecideApprovalInput } from '../use-cases/decide-approval';
 import type { AgentOutcome } from '../use-cases/process-event';
-import { type AgentDeps, driveRun, type StartRun } from './run-agent';
+import { type AgentDeps, driveRun } from './run-agent';
 import type { Trigger } from './types';
 
 export interface HandleEventsDeps extends AgentDeps {
@@ -44,11 +45,12 @@ export async function runAgentForEvents(
     }
     case 'chat.message': {
       const p = primary.payload;
-      const gate = await pendingGate(deps, p.conversationId, p.text, p.user, 'web');
+      const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
       if (gate) return gate;
       return driveRun(deps, {
         conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
         trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
+        messageIds: events.flatMap((e) => (e.type === 'chat.message' ? [e.payload.messageId] : [])),
         runId: `run_${primary.id}`,
         eventIds: [primary.id],
         key: primary.key,
@@ -125,13 +127,20 @@ async function inboundSms(
           author: { kind: 'user', name, id: contact.id },
         });
       }
-      const gate = await pendingGate(deps, convId, texts.join('\n'), user, 'sms');
+      const gate = await pendingGate(deps, convId, texts.join('\n'), user, {
+        channel: 'sms',
+        phone: from,
+        runId: `run_${primary.id}`,
+        eventIds: events.map((e) => e.id),
+        key: primary.key,
+      });
       if (gate) return gate;
     }
     const trigger: Trigger = { kind: 'chat', channel: 'sms', text: texts.join('\n'), user, phone: from };
     return driveRun(deps, {
       conversation: { id: convId, create, inbound: existing ? [] : inbound },
       trigger,
+      messageIds: inbound.map((m) => m.id),
       runId: `run_${primary.id}`,
       eventIds: events.map((e) => e.id),
       key: primary.key,
@@ -189,16 +198,22 @@ async function inboundEmail(
   });
 }
 
+type GateChannel =
+  | { channel: 'web' }
+  /** A team member texting: the reply goes back by text, through a one-step run (guarded, exactly once). */
+  | { channel: 'sms'; phone: string; runId: string; eventIds: string[]; key: string };
+
 /**
  * While a draft waits in this conversation only confirm / cancel / edit is accepted; anything else gets a
- * reminder, and no new plan is made (SPEC §3.2 step 1).
+ * reminder, and no new plan is made (SPEC §3.2 step 1). A decision that cannot be taken (an edit the tool's
+ * schema refuses, a card someone else decided first) is answered with the reason, never dropped.
  */
 async function pendingGate(
   deps: HandleEventsDeps,
   conversationId: string,
   text: string,
   user: { id: string; email: string; name?: string },
-  channel: 'web' | 'sms',
+  via: GateChannel,
 ): Promise<AgentOutcome | undefined> {
   const run = await deps.runs.findActive(conversationId);
   if (!run || run.status !== 'awaiting_approval' || !run.awaitingActionId) return undefined;
@@ -207,23 +222,46 @@ async function pendingGate(
   const decide = (input: Omit<DecideApprovalInput, 'conversationId' | 'actionId' | 'user'>) =>
     deps.decide({ ...input, conversationId, actionId: action.id, user: { id: user.id, email: user.email } });
   const edit = text.match(EDIT);
+  const choices = 'Reply YES to send it, NO to cancel, or EDIT followed by the new text.';
   let reply: string;
-  if (edit?.[1]) {
-    const field = 'text' in action.args ? 'text' : 'body' in action.args ? 'body' : undefined;
-    if (!field)
-      reply = `This draft (${action.summary}) cannot be edited by text; approve or deny it in the app.`;
-    else {
-      await decide({ decision: 'approve', editedArgs: { ...action.args, [field]: edit[1].trim() } });
-      reply = 'Edited and approved — sending it now.';
+  try {
+    if (edit?.[1]) {
+      const field = 'text' in action.args ? 'text' : 'body' in action.args ? 'body' : undefined;
+      if (!field)
+        reply = `This draft (${action.summary}) cannot be edited by text; approve or deny it in the app.`;
+      else {
+        await decide({ decision: 'approve', editedArgs: { ...action.args, [field]: edit[1].trim() } });
+        reply = 'Edited and approved — sending it now.';
+      }
+    } else if (APPROVE.test(text)) {
+      await decide({ decision: 'approve' });
+      reply = 'Approved — sending it now.';
+    } else if (DENY.test(text)) {
+      const reason = text
+        .replace(DENY, '')
+        .replace(/^[\s,.;:!-]+/, '')
+        .trim();
+      await decide({ decision: 'deny', reason: reason || 'cancelled by text' });
+      reply = 'Okay, cancelled.';
+    } else {
+      reply = `A draft is waiting for a decision: ${action.summary}. ${choices}`;
     }
-  } else if (APPROVE.test(text)) {
-    await decide({ decision: 'approve' });
-    reply = 'Approved — sending it now.';
-  } else if (DENY.test(text)) {
-    await decide({ decision: 'deny', reason: text.replace(DENY, '').trim() || 'cancelled by text' });
-    reply = 'Okay, cancelled.';
-  } else {
-    reply = `A draft is waiting for a decision: ${action.summary}. Reply YES to send it, NO to cancel, or EDIT followed by the new text.`;
+  } catch (e) {
+    if (!isAppError(e) || e.retryable) throw e;
+    reply =
+      e instanceof ConflictError
+        ? `${e.message}; nothing else to do.`
+        : `That did not work: ${e.message}. The draft still waits: ${action.summary}. ${choices}`;
+  }
+  if (via.channel === 'sms') {
+    return driveRun(deps, {
+      conversation: { id: conversationId, create: () => missing(conversationId), inbound: [] },
+      trigger: { kind: 'chat', channel: 'sms', text, user, phone: via.phone },
+      runId: via.runId,
+      eventIds: via.eventIds,
+      key: via.key,
+      reply,
+    });
   }
   await deps.conversations.appendMessage({
     id: `m_gate_${action.id}_${Date.parse(deps.clock().toISOString())}`,
@@ -231,7 +269,7 @@ async function pendingGate(
     role: 'assistant',
     text: reply,
     createdAt: deps.clock().toISOString(),
-    channel,
+    channel: 'web',
     author: { kind: 'assistant', name: 'Switchboard' },
   });
   await deps.audit.append({

@@ -41,8 +41,23 @@ function outcome(o: Observation, done: string, what: string): string {
   }
 }
 
+/** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
+const CLOSING_WORDS =
+  '(?:ok(?:ay)?|k|thanks?|thank you|thx|ty|got it|sounds good|great|perfect|cool|will do|see you(?: then| soon| tomorrow)?|you too|no problem|np|so much|very much|a lot|again)';
+const CLOSING = new RegExp(`^${CLOSING_WORDS}(?: ${CLOSING_WORDS})*$`);
+const isClosing = (text: string) =>
+  CLOSING.test(
+    text
+      .toLowerCase()
+      .replace(/[^a-z\s]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+
 function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>): Plan {
   const obs = input.observations;
+  if (!t.urgent && t.texts.every(isClosing))
+    return { kind: 'no_action', reason: `closing text from ${t.from}` };
   const lookup = find(obs, 'search_contacts');
   if (!lookup)
     return {
@@ -65,11 +80,13 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
     };
   }
   const send = find(obs, 'send_message');
+  const esc = find(obs, 'escalate');
+  const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
     if (!contact) {
       return {
         kind: 'respond',
-        text: `Text from an unknown number ${t.from}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.`,
+        text: `Text from an unknown number ${t.from}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
       };
     }
     const ack = t.urgent
@@ -80,8 +97,6 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
       calls: [{ name: 'send_message', args: { to: t.from, text: ack }, reason: `Acknowledge ${who}'s text` }],
     };
   }
-  const esc = find(obs, 'escalate');
-  const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   return {
     kind: 'respond',
     text: `${who} texted: “${text.slice(0, 300)}”. ${outcome(send, 'The acknowledgement was sent.', 'send the acknowledgement')}${escNote}`,
@@ -230,7 +245,15 @@ const HELP =
 function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan {
   if (CANCEL.test(t.text))
     return { kind: 'respond', text: input.pendingIntent ? 'Okay, I dropped that request.' : 'Okay.' };
-  const intent = detect(t.text, input) ?? mergeFollowUp(input, t.text);
+  // A follow-up that fills the missing slot belongs to the pending request, even when it reads like a new
+  // one ("Please remember to leave the gate open" as the text of a message); otherwise try a new intent.
+  const slot = input.pendingIntent?.missing[0];
+  const merged = mergeFollowUp(input, t.text);
+  const filled =
+    slot !== undefined &&
+    merged?.slots[slot] !== undefined &&
+    merged.slots[slot] !== input.pendingIntent?.slots[slot];
+  const intent = (filled ? merged : detect(t.text, input)) ?? merged;
   if (!intent) return { kind: 'respond', text: HELP };
   const missing = (REQUIRED[intent.intent] ?? []).filter(
     (s) => intent.slots[s] === undefined || intent.slots[s] === '',

@@ -1,5 +1,5 @@
 import { costUsd } from '../adapters/anthropic-model';
-import type { Conversation, PendingAction } from '../contracts/conversations';
+import type { Conversation, PendingAction, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
 import type { Usage } from '../contracts/runs';
 import { argsHash } from '../domain/args-hash';
@@ -45,6 +45,11 @@ export interface AgentDeps {
     staleExecutingMs: number;
   };
   instructions?: () => Promise<string | undefined>;
+  /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */
+  policy?: {
+    observe(conversationId: string, tool: string, args: Record<string, unknown>, result: unknown, now: Date): Promise<void>;
+    summary(conversationId: string, now: Date): Promise<string>;
+  };
   memory?: {
     /** MEMORY.md and the tree, capped, for the instructions. */
     context(): Promise<string>;
@@ -64,6 +69,18 @@ export interface StartRun {
   eventIds: string[];
   key: string;
   user?: { id: string; email: string };
+  /** A fixed answer instead of planning: the pending-action gate's reply to a team member who texted. */
+  reply?: string;
+  /** Stored messages that carry the trigger itself (kept out of the history, as the trigger is sent anyway). */
+  messageIds?: string[];
+}
+
+/** The run's input step: what it is about, fixed on the first attempt so every replay sees the same. */
+interface RunInput {
+  trigger: Trigger;
+  pendingIntent: PendingIntent | null;
+  reply?: string;
+  messageIds?: string[];
 }
 
 type Step = { kind: 'done'; outcome: string } | { kind: 'paused'; actionId: string };
@@ -173,6 +190,7 @@ class RunContext {
   private conversation?: Conversation;
   /** The trigger as stored in the run's input step (a resumed run is started without one). */
   private trigger?: Trigger;
+  private triggerMessageIds = new Set<string>();
   private mode: 'claude' | 'rules';
 
   constructor(
@@ -214,9 +232,25 @@ class RunContext {
 
   async loop(): Promise<Step> {
     const { deps, durable } = this;
-    const trigger = await durable.step('input', async () => this.start.trigger);
+    // The pending intent is read inside the input step: a run resumed after the intent's expiry (an approval
+    // that came later than the TTL) must still finish the request it started with.
+    const stored = await durable.step<RunInput | Trigger>('input', async () => ({
+      trigger: this.start.trigger,
+      pendingIntent:
+        this.start.reply === undefined ? ((await deps.intents.get(this.convId, deps.clock())) ?? null) : null,
+      ...(this.start.reply !== undefined ? { reply: this.start.reply } : {}),
+      messageIds: [...(this.start.messageIds ?? []), ...this.start.conversation.inbound.map((m) => m.id)],
+    }));
+    // Runs recorded before the input step held more than the trigger.
+    const input: RunInput = 'trigger' in stored ? stored : { trigger: stored, pendingIntent: null };
+    const trigger = input.trigger;
     this.trigger = trigger;
-    const pendingIntent = await deps.intents.get(this.convId, deps.clock());
+    const pendingIntent = input.pendingIntent ?? undefined;
+    this.triggerMessageIds = new Set(input.messageIds ?? []);
+    if (input.reply !== undefined) {
+      await this.respond(input.reply);
+      return { kind: 'done', outcome: 'replied' };
+    }
     const rounds: Round[] = [];
     const failures = new Map<string, number>();
     let lastCalls = '';
@@ -278,7 +312,7 @@ class RunContext {
   private async plan(
     trigger: Trigger,
     rounds: Round[],
-    pendingIntent: Awaited<ReturnType<IntentStore['get']>>,
+    pendingIntent: PendingIntent | undefined,
   ): Promise<Plan> {
     const { deps, durable } = this;
     const observations = rounds.flatMap((r) => r.observations);
@@ -293,7 +327,11 @@ class RunContext {
     const step = await durable.step('plan', async () => {
       if (this.mode === 'claude' && deps.model) {
         try {
-          const [admin, memory] = await Promise.all([deps.instructions?.(), deps.memory?.context()]);
+          const [admin, memory, facts] = await Promise.all([
+            deps.instructions?.(),
+            deps.memory?.context(),
+            deps.policy?.summary(this.convId, deps.clock()),
+          ]);
           const system = buildInstructions({
             teamName: deps.settings.teamName,
             timezone: deps.settings.timezone,
@@ -301,9 +339,12 @@ class RunContext {
             trigger,
             ...(admin ? { adminInstructions: admin } : {}),
             ...(memory ? { memory } : {}),
+            ...(facts ? { facts } : {}),
           });
+          // Only what was said before this run, without the trigger's own messages (sent as the current turn):
+          // the prompt is then the same on every replay and after a resume, and it stays a cacheable prefix.
           const history = (await deps.conversations.listMessages(this.convId, { limit: 30 })).filter(
-            (m) => !this.start.conversation.inbound.some((i) => i.id === m.id),
+            (m) => m.createdAt < durable.run.createdAt && !this.triggerMessageIds.has(m.id),
           );
           const out = await claudePlan(
             deps.model,
@@ -383,7 +424,9 @@ class RunContext {
         if (verdict.decision === 'deny')
           return { ...base, status: 'refused' as const, error: verdict.reason };
         try {
-          const result = capOutput(await tool.run(args, toolCtx));
+          const raw = await tool.run(args, toolCtx);
+          if (tool.kind === 'read') await deps.policy?.observe(this.convId, call.name, args, raw, deps.clock());
+          const result = capOutput(raw);
           if (tool.kind === 'internal') {
             this.memoryTouched = true;
             await deps.audit.append({
@@ -453,10 +496,15 @@ class RunContext {
         version: 0,
         ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
       };
-      await deps.actions.create(action).catch((e) => {
-        if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-      });
-      if (!auto) await deps.conversations.adjustPending(conversation.id, 1);
+      // A replayed step (crash after the create) must not count the same card twice.
+      const created = await deps.actions.create(action).then(
+        () => true,
+        (e) => {
+          if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+          return false;
+        },
+      );
+      if (!auto && created) await deps.conversations.adjustPending(conversation.id, 1);
       await deps.audit.append({
         conversationId: conversation.id,
         type: auto ? 'action.auto_approved' : 'action.proposed',
@@ -514,6 +562,7 @@ class RunContext {
           ...(exec.ok ? { result: capOutput(exec.result, 2000) } : { error: exec.error }),
         },
       });
+      const edited = action.edit ? { edited: true } : {};
       return exec.ok
         ? {
             ...base,
@@ -521,8 +570,16 @@ class RunContext {
             actionId: action.id,
             status: 'executed' as const,
             result: capOutput(exec.result),
+            ...edited,
           }
-        : { ...base, args: action.args, actionId: action.id, status: 'failed' as const, error: exec.error };
+        : {
+            ...base,
+            args: action.args,
+            actionId: action.id,
+            status: 'failed' as const,
+            error: exec.error,
+            ...edited,
+          };
     });
   }
 

@@ -36,6 +36,8 @@ export interface Observation {
   result?: unknown;
   error?: string;
   actionId?: string;
+  /** A person changed the arguments before approving; `args` are the ones that were used. */
+  edited?: boolean;
 }
 
 export interface PlannerInput {
