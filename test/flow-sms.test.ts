@@ -67,6 +67,10 @@ test('an inbound text becomes a drafted reply awaiting approval; approving sends
   expect(action.args.to).toBe('+14155550111');
   expect(String(action.args.text)).toMatch(/^Hi Maria/);
   expect(action.review.plan?.score).toBeGreaterThanOrEqual(6);
+  // The policy's derivation (or, during quiet hours, the question that blocks it) travels with the card.
+  expect((action.policy?.why.length ?? 0) + (action.policy?.missing?.questions.length ?? 0)).toBeGreaterThan(
+    0,
+  );
   expect(op.state.sent.filter((m) => m.to.includes('+14155550111'))).toHaveLength(0);
 
   const edited = { ...action.args, text: 'Hi Maria, thanks — a plumber will come by tomorrow morning.' };

@@ -1,11 +1,20 @@
 import { anthropicModel } from './adapters/anthropic-model';
+import { DynamoFactStore } from './adapters/dynamo/fact-store';
 import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-workspace';
 import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
 import { createTwilioPager } from './adapters/twilio-pager';
-import { defaultGuard } from './agent/default-guard';
 import type { HandleEventsDeps } from './agent/handle-events';
 import { loadMemoryContext } from './agent/memory-context';
+import { conversationPolicy } from './agent/policy-runtime';
 import type { Core } from './composition';
+import {
+  DEFAULT_RULEBASE_FILES,
+  loadRulebases,
+  type Rulebase,
+  SPEC_TOOLS,
+  type ToolInfo,
+} from './domain/policy';
+import type { Log } from './ports/logger';
 import type { Workspace } from './ports/workspace';
 import { contactDirectory } from './tools/contact-directory';
 import { escalate } from './tools/escalation';
@@ -55,12 +64,28 @@ export async function buildAgent(
     tools.push(...bindAll(workspaceTools, { workspace }));
   }
 
+  // Validate against every tool the system defines, configured here or not: a guard for an integration
+  // that is switched off in this deployment is not an error.
+  const byName = new Map<string, ToolInfo>(SPEC_TOOLS.map((t) => [t.name, t]));
+  for (const t of [...tools, ...POLICY_TOOL_INFO]) byName.set(t.name, { name: t.name, kind: t.kind });
+  const toolInfo = [...byName.values()];
+  const rulebase = await loadTeamRulebase(workspace, toolInfo, core.log);
+  const policy = conversationPolicy({
+    rulebase,
+    facts: new DynamoFactStore(core.table),
+    tools: toolInfo,
+    timezone: c.TEAM_TIMEZONE,
+    settings: { escalation_requires_approval: c.ESCALATION_REQUIRES_APPROVAL },
+    log: core.log,
+  });
+  tools.push(...policy.tools);
   const registry = new ToolRegistry(tools);
   const ws = workspace;
   const deps: HandleEventsDeps = {
     ...core,
     registry,
-    guard: defaultGuard({ escalationNeedsApproval: c.ESCALATION_REQUIRES_APPROVAL }),
+    guard: policy.guard,
+    policy,
     ...(c.ANTHROPIC_API_KEY
       ? {
           model: anthropicModel({
@@ -108,4 +133,40 @@ export async function buildAgent(
       decideApproval({ ...core, validateArgs: (tool, args) => registry.validateArgs(tool, args) }, input),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
+}
+
+const POLICY_TOOL_INFO: ToolInfo[] = [
+  { name: 'ask_policy', kind: 'read' },
+  { name: 'set_focus', kind: 'internal' },
+];
+
+/**
+ * The team's rulebase lives in the memory workspace (`policy/*.rules`) so the team can edit it; the
+ * defaults are written there on first use. A rulebase that no longer loads (a bad edit) is reported and
+ * the shipped defaults are used instead, so a typo can never switch the guard off.
+ */
+async function loadTeamRulebase(
+  workspace: Workspace | undefined,
+  tools: ToolInfo[],
+  log: Log,
+): Promise<Rulebase> {
+  const defaults = () => loadRulebases({ ...DEFAULT_RULEBASE_FILES }, { tools });
+  if (!workspace) return defaults();
+  try {
+    const listed = (await workspace.listFiles('policy').catch(() => [])).filter((f) =>
+      f.path.endsWith('.rules'),
+    );
+    if (listed.length === 0) {
+      for (const [path, text] of Object.entries(DEFAULT_RULEBASE_FILES))
+        await workspace.writeFile(path, text);
+      await workspace.commitAndPush({ conversationId: 'system', summary: 'Default policy rulebases' });
+      return defaults();
+    }
+    const files: Record<string, string> = {};
+    for (const f of listed) files[f.path] = await workspace.readFile(f.path);
+    return loadRulebases(files, { tools });
+  } catch (e) {
+    log.error('policy.rulebase_invalid', { error: String(e).slice(0, 2000) });
+    return defaults();
+  }
 }

@@ -47,7 +47,13 @@ export interface AgentDeps {
   instructions?: () => Promise<string | undefined>;
   /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */
   policy?: {
-    observe(conversationId: string, tool: string, args: Record<string, unknown>, result: unknown, now: Date): Promise<void>;
+    observe(
+      conversationId: string,
+      tool: string,
+      args: Record<string, unknown>,
+      result: unknown,
+      now: Date,
+    ): Promise<void>;
     summary(conversationId: string, now: Date): Promise<string>;
   };
   memory?: {
@@ -425,7 +431,8 @@ class RunContext {
           return { ...base, status: 'refused' as const, error: verdict.reason };
         try {
           const raw = await tool.run(args, toolCtx);
-          if (tool.kind === 'read') await deps.policy?.observe(this.convId, call.name, args, raw, deps.clock());
+          if (tool.kind === 'read')
+            await deps.policy?.observe(this.convId, call.name, args, raw, deps.clock());
           const result = capOutput(raw);
           if (tool.kind === 'internal') {
             this.memoryTouched = true;
@@ -451,7 +458,14 @@ class RunContext {
         { tool: call.name, kind: 'write', args, origin, conversationId: this.convId },
         env,
       );
-      if (verdict.decision === 'deny') {
+      // A write blocked only on a question for a person (e.g. "is this urgent enough to text during quiet
+      // hours?") becomes a card that shows the question: approving it is that person's answer. A write
+      // blocked on anything else (unknown recipient, a hard rule) is refused outright.
+      const needsAnswer =
+        verdict.decision === 'deny' &&
+        (verdict.missing?.questions.length ?? 0) > 0 &&
+        (verdict.missing?.tools.length ?? 0) === 0;
+      if (verdict.decision === 'deny' && !needsAnswer) {
         return {
           status: 'refused' as const,
           error: verdict.reason,
@@ -485,7 +499,9 @@ class RunContext {
         summary: tool.summarize(args),
         status: auto ? 'APPROVED' : 'PENDING',
         proposedBy: origin === 'model' ? 'model' : 'planner',
-        reason: call.reason,
+        reason: needsAnswer
+          ? `${call.reason}. Blocked until a person answers: ${verdict.missing?.questions.join(' ')}`
+          : call.reason,
         review: { plan: review },
         policy: {
           why: verdict.why ?? [verdict.reason],
@@ -505,6 +521,7 @@ class RunContext {
         },
       );
       if (!auto && created) await deps.conversations.adjustPending(conversation.id, 1);
+      else if (!auto) await this.recountPending(conversation.id);
       await deps.audit.append({
         conversationId: conversation.id,
         type: auto ? 'action.auto_approved' : 'action.proposed',
@@ -581,6 +598,18 @@ class RunContext {
             ...edited,
           };
     });
+  }
+
+  /**
+   * A replayed proposal (the card already existed): the worker that created it may have died before counting
+   * it, so the counter is raised to the number of cards still waiting (never lowered here: decisions do that).
+   */
+  private async recountPending(conversationId: string) {
+    const waiting = (await this.deps.actions.listByConversation(conversationId)).filter(
+      (a) => a.status === 'PENDING',
+    ).length;
+    const counted = (await this.deps.conversations.get(conversationId))?.pendingCount ?? 0;
+    if (waiting > counted) await this.deps.conversations.adjustPending(conversationId, waiting - counted);
   }
 
   /** Responder: the answer goes where the person is — the web chat, their phone (team members), or a team note. */
