@@ -79,6 +79,8 @@ export const configSchema = z.object({
   ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
   ANTHROPIC_HELPER_MODEL: z.string().default('claude-haiku-4-5'),
 
+  WEB_ALLOWED_DOMAINS: csv(),
+
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().default('mailto:ops@example.com'),
