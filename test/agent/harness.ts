@@ -1,4 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DateTime } from 'luxon';
 import { type AnthropicEmulator, startAnthropicEmulator } from '../../scripts/emulators/anthropic';
 import { type OpenPhoneEmulator, startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
 import { DEMO_LINES, TEAM_DOMAIN } from '../../scripts/emulators/seed/demo-team';
@@ -50,10 +51,22 @@ export interface TestClock {
 }
 
 /**
- * Starts at the real time (the emulators' records stay plausible), moves 1 ms per reading (so records
- * written one after the other are ordered, as with a real clock) and jumps when told to.
+ * 09:00 tomorrow in the team's timezone: inside business hours (the policy's quiet hours must not decide a
+ * test by the time it runs) and in the future (nothing a test writes is past its TTL in real time).
  */
-export function testClock(start = new Date()): TestClock {
+export function businessMorning(): Date {
+  return DateTime.now()
+    .setZone('America/New_York')
+    .plus({ days: 1 })
+    .set({ hour: 9, minute: 0, second: 0, millisecond: 0 })
+    .toJSDate();
+}
+
+/**
+ * Moves 1 ms per reading (so records written one after the other are ordered, as with a real clock) and
+ * jumps when told to.
+ */
+export function testClock(start = businessMorning()): TestClock {
   let now = start.getTime();
   const clock = (() => new Date(now++)) as TestClock;
   clock.advance = (ms) => {

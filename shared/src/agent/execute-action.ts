@@ -35,8 +35,10 @@ export async function executeApprovedAction(
   if (!action) return { ok: false, error: `action ${ref.actionId} not found` };
   switch (action.status) {
     case 'EXECUTED':
+      await ensureAudited(deps, action, ['action.executed', 'action.reconciled']);
       return { ok: true, result: action.result };
     case 'FAILED':
+      await ensureAudited(deps, action, ['action.failed']);
       return { ok: false, error: action.error ?? 'failed' };
     case 'APPROVED':
       return start(deps, action, ctx);
@@ -157,5 +159,25 @@ async function fail(deps: ExecuteDeps, action: PendingAction, from: 'APPROVED' |
     actor: 'switchboard',
     at,
     data: { actionId: action.id, error },
+  });
+}
+
+/**
+ * Reached again only by a redelivery: a worker that died between the final transition and its audit entry
+ * left the log without the outcome, so the outcome is written now (the audit log is append-only, so check first).
+ */
+async function ensureAudited(deps: ExecuteDeps, action: PendingAction, types: string[]) {
+  const log = await deps.audit.list(action.conversationId);
+  if (log.some((e) => types.includes(e.type) && (e.data as { actionId?: string })?.actionId === action.id))
+    return;
+  await deps.audit.append({
+    conversationId: action.conversationId,
+    type: types[0] as string,
+    actor: 'switchboard',
+    at: action.executedAt ?? action.updatedAt,
+    data:
+      action.status === 'EXECUTED'
+        ? { actionId: action.id, tool: action.tool, result: action.result }
+        : { actionId: action.id, error: action.error },
   });
 }
