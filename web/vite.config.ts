@@ -33,6 +33,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    // The timing report is about the build machine, not the app; it only adds noise to `npm start`.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     port: 5173,

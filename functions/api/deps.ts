@@ -1,7 +1,7 @@
 import type { Core } from '../../shared/src/composition';
 import { escalate } from '../../shared/src/tools/escalation';
 import { openPhoneTools, replyToSender } from '../../shared/src/tools/openphone';
-import { bindTool, ToolRegistry } from '../../shared/src/tools/registry';
+import { bindAll, bindTool, ToolRegistry } from '../../shared/src/tools/registry';
 import type { DecideApprovalDeps } from '../../shared/src/use-cases/decide-approval';
 
 /**
@@ -9,9 +9,12 @@ import type { DecideApprovalDeps } from '../../shared/src/use-cases/decide-appro
  * the tool's own schema before it is approved. The API never runs a tool, so the tools are bound without
  * their integrations (SMS gateway, pager).
  */
-const editable = new ToolRegistry(
-  [...openPhoneTools, replyToSender, escalate].map((t) => bindTool(t, undefined as never)),
-);
+const unbound = undefined as never;
+const editable = new ToolRegistry([
+  ...bindAll(openPhoneTools, unbound),
+  bindTool(replyToSender, unbound),
+  bindTool(escalate, unbound),
+]);
 
 /**
  * The approval use case's dependencies, from the composed core. A tool this registry does not know (one

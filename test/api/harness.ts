@@ -20,7 +20,9 @@ export const MEMBER = `sam@${TEAM}`;
  * Lambda builds it. Sessions are signed with a throwaway key pair whose public half is CLERK_JWT_KEY, so
  * every request goes through the production verifyToken path.
  */
-export async function startApiHarness(opts: { stage?: 'test' | 'local'; chatTimeoutMs?: number } = {}) {
+export async function startApiHarness(
+  opts: { stage?: 'test' | 'local'; chatTimeoutMs?: number; env?: Record<string, string> } = {},
+) {
   const table = await freshTable('api');
   const sqs = await startSqs();
   const sqsClient = makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
@@ -46,6 +48,7 @@ export async function startApiHarness(opts: { stage?: 'test' | 'local'; chatTime
       DEV_AUTH_PRIVATE_KEY: keys.privateKeyPem,
       VAPID_PUBLIC_KEY: 'BPublicVapidKeyForTests',
       VAPID_PRIVATE_KEY: 'never-in-a-response',
+      ...opts.env,
     }),
     'api-test',
   );

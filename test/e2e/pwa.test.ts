@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../shared/src/ids';
@@ -222,7 +224,7 @@ async function cardForInboundText(from: string, text: string) {
   const op = e.stack.emulators?.openphone;
   if (!op) throw new Error('the local stack runs without emulators');
   await op.fireIncomingMessage({ from, text, scheme: 'standard' });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 25_000;
   while (Date.now() < deadline) {
     const conversation = await e.core.conversations.findByTriggerKey(`sms:${from}`);
     const pending = conversation
@@ -251,7 +253,7 @@ describe('the whole path: inbound text → worker → card → decision → send
     expect(op.state.sent.filter((m) => m.to.includes(bob)).map((m) => m.text)).toEqual([edited]);
     await e.shot(page, 'phone-card-sent');
     await context.close();
-  });
+  }, 60_000);
 
   test('deny with a reason: nothing is sent and the assistant follows up with the reason', async () => {
     const tom = '+14155550131';
@@ -271,7 +273,7 @@ describe('the whole path: inbound text → worker → card → decision → send
     expect(op.state.sent.filter((m) => m.to.includes(tom))).toHaveLength(0);
     await e.shot(page, 'phone-denied-follow-up');
     await context.close();
-  });
+  }, 60_000);
 });
 
 describe('chat', () => {
@@ -297,7 +299,7 @@ describe('chat', () => {
     expect(stored[0]).toMatchObject({ role: 'user', text: 'Text Maria that the plumber comes at 3' });
     await e.shot(page, 'phone-chat-card');
     await context.close();
-  });
+  }, 60_000);
 });
 
 describe('inbox, admin, settings', () => {
@@ -376,7 +378,37 @@ describe('inbox, admin, settings', () => {
     await member.page.goto('/settings');
     await member.page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await e.shot(member.page, 'phone-settings');
+    await member.page.getByRole('link', { name: 'What the assistant learned' }).click();
+    // The local stack's memory workspace is seeded on first open, so there is at least that commit.
+    await member.page.locator('.memory li').first().waitFor({ timeout: 15_000 });
+    expect(await member.page.getByText('MEMORY.md').count()).toBeGreaterThan(0);
+    await e.shot(member.page, 'phone-memory');
     await member.context.close();
+  });
+
+  test('the browser bundle holds no secret and no AWS SDK (SPEC §6.5)', async () => {
+    const files = (await readdir(resolve('web/dist'), { recursive: true })).filter((f) =>
+      /\.(js|html|css|webmanifest)$/.test(f),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    const secrets = Object.entries(e.stack.env)
+      .filter(([k, v]) => /PRIVATE|SECRET|TOKEN|API_KEY|AUTH_TOKEN/.test(k) && v.length >= 8)
+      .map(
+        ([k, v]) =>
+          [
+            k,
+            v
+              .replace(/-----[A-Z ]+-----/g, '')
+              .trim()
+              .slice(0, 40),
+          ] as const,
+      );
+    expect(secrets.map(([k]) => k)).toContain('DEV_AUTH_PRIVATE_KEY');
+    for (const f of files) {
+      const text = await readFile(resolve('web/dist', f), 'utf8');
+      expect(text, f).not.toMatch(/@aws-sdk|BEGIN PRIVATE KEY/);
+      for (const [k, v] of secrets) expect(text.includes(v), `${k} in ${f}`).toBe(false);
+    }
   });
 
   test('the app is installable: manifest, icons, iOS tags and a root service worker', async () => {

@@ -6,6 +6,7 @@ import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/aut
 import { DevAuthProvider } from './features/auth/dev-auth';
 import { ChatScreen } from './features/chat/chat-screen';
 import { ConversationList } from './features/conversations/conversation-list';
+import { MemoryScreen } from './features/memory/memory-screen';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { ApiError, createApi, describeError } from './lib/api';
 import { Link, Redirect, signInPath, useLocation } from './lib/router';
@@ -73,6 +74,8 @@ function Screen({ path, id, config }: { path: string; id?: string; config: Publi
       return <ChatScreen id={id} />;
     case '/admin':
       return <AdminScreen />;
+    case '/memory':
+      return <MemoryScreen />;
     case '/settings':
       return <SettingsScreen config={config} />;
     default:

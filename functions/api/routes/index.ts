@@ -3,6 +3,7 @@ import type { AppEnv } from '../app';
 import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
+import { registerMemoryRoutes } from './memory';
 import { registerSessionRoutes } from './session';
 
 export type RouteOptions = ChatRouteOptions;
@@ -16,4 +17,5 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerConversationRoutes(app);
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
+  registerMemoryRoutes(app);
 }

@@ -28,7 +28,7 @@ export function Shell({
     <div className={`shell${tabs ? ' with-tabs' : ''}`}>
       <header className="topbar">
         {back && (
-          <Link href={back} className="icon-btn" aria-label="Back to conversations">
+          <Link href={back} className="icon-btn" aria-label={back === '/' ? 'Back to conversations' : 'Back'}>
             <BackIcon />
           </Link>
         )}

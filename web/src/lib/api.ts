@@ -14,6 +14,7 @@ import {
   publicConfigResponse,
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
+import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
 
 /** An API answer that was not a success, with the server's code and sentence (shown to the person as is). */
 export class ApiError extends Error {
@@ -108,6 +109,8 @@ export function createApi(getToken: GetToken) {
         decisionResponse,
         reason ? { reason } : {},
       ),
+    memoryHistory: (limit = 20) =>
+      request('GET', `/api/memory/history?limit=${limit}`, memoryHistoryResponseSchema),
     instructions: () => request('GET', '/api/admin/instructions', instructionsResponse),
     saveInstructions: (text: string) =>
       request('PUT', '/api/admin/instructions', instructionsResponse, { text }),

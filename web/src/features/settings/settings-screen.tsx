@@ -2,7 +2,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import type { PublicConfig } from '../../../../shared/src/contracts/api';
 import { Shell } from '../../components/shell';
 import { Loading } from '../../components/states';
-import { navigate } from '../../lib/router';
+import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
 
 export interface PushSettingsProps {
@@ -69,6 +69,13 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
             new cards.
           </p>
         )}
+      </section>
+      <section className="card settings-card">
+        <h2>Memory</h2>
+        <p className="muted">The notes the assistant keeps about the team, tenants and properties.</p>
+        <Link href="/memory" className="btn btn-ghost">
+          What the assistant learned
+        </Link>
       </section>
       <section className="card settings-card">
         <h2>About</h2>
