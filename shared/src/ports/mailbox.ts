@@ -1,7 +1,8 @@
 /**
  * The team's shared inbox as the domain sees it: find mail, read one message as plain text, list what
- * arrived since a point in time (for the polls), reply inside a thread, and find a reply we may already
- * have sent (so a retried approval never sends twice). Gmail is the production adapter.
+ * arrived since a point in time (for the polls), reply inside a thread, send to explicit recipients, and
+ * find a message we may already have sent (so a retried approval never sends twice). Gmail is the
+ * production adapter.
  */
 export interface MailSummary {
   id: string;
@@ -44,6 +45,25 @@ export interface ReplyInput {
   clientRef: string;
 }
 
+/**
+ * An email with explicit recipients: a new message, or (with `thread`) one that stays in an existing thread.
+ * Unlike `sendReply`, the recipients are exactly the approved ones, never derived from the original.
+ */
+export interface OutgoingMail {
+  to: string[];
+  cc?: string[];
+  /** Required for a new email; a threaded one defaults to "Re: <the thread's subject>". */
+  subject?: string;
+  text: string;
+  /**
+   * Gmail thread to stay in. In-Reply-To defaults to the thread's latest message (or the one whose
+   * Message-ID is `inReplyTo`), References to that message's chain plus its Message-ID.
+   */
+  thread?: { threadId: string; inReplyTo?: string; references?: string };
+  /** Our idempotency reference (the pending action id); it becomes the Message-ID. */
+  clientRef: string;
+}
+
 export interface SentMail {
   id: string;
   threadId: string;
@@ -56,5 +76,7 @@ export interface Mailbox {
   /** Messages matching `query` received at or after `sinceMs` (a little earlier is allowed; never later). */
   listSince(input: { query: string; sinceMs: number; limit?: number }): Promise<MailRef[]>;
   sendReply(input: ReplyInput): Promise<SentMail>;
+  /** Sends to explicit recipients, threaded when `thread` is given; `findSent` finds it by `clientRef`. */
+  send(input: OutgoingMail): Promise<SentMail & { threaded: boolean }>;
   findSent(input: { clientRef: string; threadId?: string }): Promise<SentMail | undefined>;
 }

@@ -3,7 +3,15 @@ import type { OAuth2Client } from 'google-auth-library';
 import { createMimeMessage } from 'mimetext';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../errors';
-import type { Mailbox, MailMessage, MailRef, MailSummary, ReplyInput, SentMail } from '../../ports/mailbox';
+import type {
+  Mailbox,
+  MailMessage,
+  MailRef,
+  MailSummary,
+  OutgoingMail,
+  ReplyInput,
+  SentMail,
+} from '../../ports/mailbox';
 import { callGoogle, type GoogleRetryOptions, googleRetryConfig, parseGoogle } from './google-errors';
 import { extractMailText, gmailHeaderSchema, gmailPartSchema, headerOf } from './mail-text';
 
@@ -124,6 +132,62 @@ export function createGmailMailbox(opts: GmailMailboxOptions): Mailbox {
     messageIdHeader: headerOf(m.payload?.headers, 'Message-ID') ?? '',
   });
 
+  const compose = (m: {
+    to: string[];
+    cc?: string[];
+    subject: string;
+    text: string;
+    clientRef: string;
+    messageIdHeader: string;
+    inReplyTo?: string;
+    references?: string;
+  }) => {
+    const msg = createMimeMessage();
+    msg.setSender(opts.fromName ? { name: opts.fromName, addr: me } : me);
+    msg.setTo(m.to);
+    if (m.cc?.length) msg.setCc(m.cc);
+    msg.setSubject(m.subject);
+    msg.setHeader('Message-ID', m.messageIdHeader);
+    msg.setHeader('X-Switchboard-Ref', m.clientRef);
+    if (m.inReplyTo) {
+      msg.setHeader('In-Reply-To', m.inReplyTo);
+      msg.setHeader('References', m.references || m.inReplyTo);
+    }
+    msg.addMessage({
+      contentType: 'text/plain',
+      data: Buffer.from(m.text, 'utf8').toString('base64'),
+      encoding: 'base64',
+    });
+    return msg.asEncoded();
+  };
+
+  /** The message a threaded send answers: the one named by `inReplyTo`, else the thread's latest. */
+  const threadParent = async (threadId: string, inReplyTo?: string) => {
+    const res = await callGoogle('email thread', () =>
+      users.threads.get({
+        userId: 'me',
+        id: threadId,
+        format: 'metadata',
+        metadataHeaders: ['Message-ID', 'References', 'Subject'],
+      }),
+    );
+    const messages = [...(parseGoogle(threadSchema, res.data, 'threads.get').messages ?? [])].sort(
+      (a, b) => Number(a.internalDate) - Number(b.internalDate),
+    );
+    const wanted = inReplyTo?.trim().toLowerCase();
+    const named = wanted
+      ? messages.find((m) => headerOf(m.payload?.headers, 'Message-ID')?.trim().toLowerCase() === wanted)
+      : undefined;
+    const parent = named ?? messages.at(-1);
+    const h = parent?.payload?.headers;
+    return {
+      messageId: headerOf(h, 'Message-ID'),
+      references: headerOf(h, 'References'),
+      subject: headerOf(h, 'Subject') ?? headerOf(messages[0]?.payload?.headers, 'Subject') ?? '',
+      matched: Boolean(named),
+    };
+  };
+
   return {
     async search(query, o = {}) {
       const limit = Math.min(Math.max(o.limit ?? 10, 1), 25);
@@ -184,27 +248,68 @@ export function createGmailMailbox(opts: GmailMailboxOptions): Mailbox {
       const references = [headerOf(h, 'References'), parentId].filter(Boolean).join(' ').trim();
       const messageIdHeader = replyMessageId(input.clientRef, me);
 
-      const msg = createMimeMessage();
-      msg.setSender(opts.fromName ? { name: opts.fromName, addr: me } : me);
-      msg.setTo(recipients);
-      if (input.cc?.length) msg.setCc(input.cc);
-      msg.setSubject(/^\s*re\s*:/i.test(subject) ? subject : `Re: ${subject}`);
-      msg.setHeader('Message-ID', messageIdHeader);
-      msg.setHeader('X-Switchboard-Ref', input.clientRef);
-      if (parentId) {
-        msg.setHeader('In-Reply-To', parentId);
-        msg.setHeader('References', references);
-      }
-      msg.addMessage({
-        contentType: 'text/plain',
-        data: Buffer.from(input.text, 'utf8').toString('base64'),
-        encoding: 'base64',
+      const raw = compose({
+        to: recipients,
+        ...(input.cc?.length ? { cc: input.cc } : {}),
+        subject: /^\s*re\s*:/i.test(subject) ? subject : `Re: ${subject}`,
+        text: input.text,
+        clientRef: input.clientRef,
+        messageIdHeader,
+        ...(parentId ? { inReplyTo: parentId, references } : {}),
       });
       const res = await callGoogle('email send', () =>
-        users.messages.send({ userId: 'me', requestBody: { raw: msg.asEncoded(), threadId: orig.threadId } }),
+        users.messages.send({ userId: 'me', requestBody: { raw, threadId: orig.threadId } }),
       );
       const sent = parseGoogle(sendSchema, res.data, 'messages.send');
       return { id: sent.id, threadId: sent.threadId, messageIdHeader };
+    },
+
+    async send(input: OutgoingMail) {
+      if (!input.text.trim()) throw new ValidationError('An email needs some text');
+      const to = input.to.flatMap(splitAddresses);
+      if (!to.length) throw new ValidationError('An email needs at least one recipient');
+      const messageIdHeader = replyMessageId(input.clientRef, me);
+      let subject = input.subject?.trim() ?? '';
+      let threading: { inReplyTo: string; references: string } | undefined;
+      if (input.thread) {
+        const parent = await threadParent(input.thread.threadId, input.thread.inReplyTo);
+        const inReplyTo = input.thread.inReplyTo ?? parent.messageId;
+        if (inReplyTo) {
+          // The chain is the parent's References plus the parent itself (RFC 5322 §3.6.4); a caller that
+          // knows better (it read the message) may pass its own.
+          const chain =
+            input.thread.references ??
+            (parent.matched || !input.thread.inReplyTo
+              ? [parent.references, inReplyTo].filter(Boolean).join(' ')
+              : inReplyTo);
+          threading = { inReplyTo, references: chain.includes(inReplyTo) ? chain : `${chain} ${inReplyTo}` };
+        }
+        if (!subject) subject = /^\s*re\s*:/i.test(parent.subject) ? parent.subject : `Re: ${parent.subject}`;
+      }
+      if (!subject) throw new ValidationError('A new email needs a subject');
+      const raw = compose({
+        to,
+        ...(input.cc?.length ? { cc: input.cc.flatMap(splitAddresses) } : {}),
+        subject,
+        text: input.text,
+        clientRef: input.clientRef,
+        messageIdHeader,
+        ...(threading ?? {}),
+      });
+      const res = await callGoogle('email send', () =>
+        users.messages.send({
+          userId: 'me',
+          requestBody: { raw, ...(input.thread ? { threadId: input.thread.threadId } : {}) },
+        }),
+      );
+      const sent = parseGoogle(sendSchema, res.data, 'messages.send');
+      return {
+        id: sent.id,
+        threadId: sent.threadId,
+        messageIdHeader,
+        // Gmail starts a new thread when the subject or the references do not match the requested one.
+        threaded: input.thread ? sent.threadId === input.thread.threadId : false,
+      };
     },
 
     async findSent({ clientRef, threadId }) {
