@@ -6,6 +6,7 @@ import { DEMO_LINES, TEAM_DOMAIN } from '../../scripts/emulators/seed/demo-team'
 import { startTwilioEmulator, type TwilioEmulator } from '../../scripts/emulators/twilio';
 import { ensureQueues } from '../../scripts/local/queues';
 import { type RunningSqs, startSqs } from '../../scripts/local/sqs';
+import { dynamoAuditLog } from '../../shared/src/adapters/dynamo/audit-log';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import type { HandleEventsDeps } from '../../shared/src/agent/handle-events';
 import { runAgentForEvents } from '../../shared/src/agent/handle-events';
@@ -150,6 +151,8 @@ export interface World {
   conversationFor(triggerKey: string): ReturnType<Core['conversations']['findByTriggerKey']>;
   /** Texts the OpenPhone emulator really sent to `to` since the world started. */
   sentTo(to: string): Array<{ text: string; from: string }>;
+  /** Every text the OpenPhone emulator sent since the world started. */
+  sent(): Array<{ to: string[]; text: string; from: string }>;
   stop(): Promise<void>;
 }
 
@@ -191,8 +194,11 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
   const clock = servers.clock;
   const log = recordingLog();
   const validateArgs = (tool: string, args: unknown) => agent.registry.validateArgs(tool, args);
-  const decide = (input: DecideApprovalInput) => decideApproval({ ...core, clock, validateArgs }, input);
-  const deps: HandleEventsDeps = { ...agent.deps, clock, log, decide };
+  // The audit log stamps entries that carry no time with its own clock: it must be the test's too.
+  const audit = dynamoAuditLog(core.table, clock);
+  const decide = (input: DecideApprovalInput) =>
+    decideApproval({ ...core, audit, clock, validateArgs }, input);
+  const deps: HandleEventsDeps = { ...agent.deps, audit, clock, log, decide };
   const notifications: NotifyPayload[] = [];
   const sentBefore = servers.openphone.state.sent.length;
 
@@ -263,6 +269,11 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
     },
     conversationFor(key) {
       return core.conversations.findByTriggerKey(key);
+    },
+    sent() {
+      return servers.openphone.state.sent
+        .slice(sentBefore)
+        .map((m) => ({ to: m.to, text: m.text, from: m.from }));
     },
     sentTo(to) {
       return servers.openphone.state.sent
