@@ -1,4 +1,4 @@
-import { type Stack, Validations } from 'aws-cdk-lib';
+import { type Stack, Token, Validations } from 'aws-cdk-lib';
 
 /**
  * Every cdk-nag AwsSolutions finding we accept, each with the reason (cdk-nag 3 uses CDK's native
@@ -41,10 +41,16 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
       id: 'AwsSolutions-IAM5[Resource::<SiteE53D7754.Arn>/*]',
       reason: 'The deployment handler writes the PWA files (object keys) into the site bucket only.',
     },
-    {
-      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+    // The bootstrap asset bucket's ARN renders differently when the stack's region is known at synth time.
+    ...[
+      'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
+      ...(Token.isUnresolved(stateless.region)
+        ? []
+        : [`arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${stateless.region}/*`]),
+    ].map((arn) => ({
+      id: `AwsSolutions-IAM5[Resource::${arn}]`,
       reason: 'The deployment handler reads the PWA asset from the CDK bootstrap asset bucket.',
-    },
+    })),
     {
       id: 'AwsSolutions-L1',
       reason:
