@@ -118,7 +118,12 @@ describe('run_code sandbox: limits and escapes', () => {
   });
 
   it('stops a memory bomb (array growth) with out of memory', async () => {
-    const e = failure(await run('const a = []; for (let i = 0; ; i++) a.push({ i, s: "item " + i });'));
+    // A generous deadline: on a loaded 2-core CI box the 1 s default can expire before the heap fills.
+    const e = failure(
+      await run('const a = []; for (let i = 0; ; i++) a.push({ i, s: "item " + i });', {
+        limits: { timeoutMs: 15_000 },
+      }),
+    );
     expect(e).toEqual({ kind: 'out_of_memory', message: 'out of memory (limit 16 MB)' });
   });
 
@@ -126,9 +131,9 @@ describe('run_code sandbox: limits and escapes', () => {
     // QuickJS's own limit misses these in this wasm build (a "16 MB" runtime reached 375 MB); the capped wasm
     // Memory is what stops them.
     const arrays = 'const a = []; for (let i = 0; i < 300; i++) a.push(new Array(1e5).fill(i)); a.length';
-    expect(failure(await run(arrays)).kind).toBe('out_of_memory');
+    expect(failure(await run(arrays, { limits: { timeoutMs: 15_000 } })).kind).toBe('out_of_memory');
     const strings = 'const a = []; for (let i = 0; i < 300; i++) a.push("x".repeat(1e5) + i); a.length';
-    expect(failure(await run(strings)).kind).toBe('out_of_memory');
+    expect(failure(await run(strings, { limits: { timeoutMs: 15_000 } })).kind).toBe('out_of_memory');
     // The limit is the limit, not a fixed ceiling: 30 MB of strings fit in 64 MB.
     expect(value(await run(strings, { limits: { memoryBytes: 64 * 1024 * 1024 } }))).toBe(300);
   });
@@ -229,8 +234,8 @@ describe('run_code sandbox: limits and escapes', () => {
     // Loops get a short deadline to keep the test quick; the memory bombs get the default so they reach the cap.
     const bombs: Array<[code: string, timeoutMs: number]> = [
       ['while (true) {}', 200],
-      ['const a = []; for (;;) a.push([a.length]);', 1_000],
-      ['const m = new Map(); for (let i = 0; ; i++) m.set(i, String(i));', 1_000],
+      ['const a = []; for (;;) a.push([a.length]);', 15_000],
+      ['const m = new Map(); for (let i = 0; ; i++) m.set(i, String(i));', 15_000],
       ['let s = "x"; while (true) s += s;', 1_000],
       ['function f() { return f() } f()', 1_000],
       ['function g() { try { return g() } catch (e) { return g() } } g()', 200],
