@@ -1,0 +1,328 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureTable } from '../../shared/src/adapters/dynamo/table';
+import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
+import { type HandleEventsDeps, runAgentForEvents } from '../../shared/src/agent/handle-events';
+import { buildInstructions } from '../../shared/src/agent/instructions';
+import { buildCore } from '../../shared/src/composition';
+import { buildAgent } from '../../shared/src/composition-agent';
+import { parseConfig } from '../../shared/src/config';
+import type { EventEnvelope } from '../../shared/src/contracts/events';
+import { newId } from '../../shared/src/ids';
+import type { Model, ModelContent, ModelMessage } from '../../shared/src/ports/model';
+import type { ToolRegistry } from '../../shared/src/tools/registry';
+import { postChatMessage } from '../../shared/src/use-cases/post-chat-message';
+import {
+  type AnthropicEmulator,
+  lastToolResults,
+  startAnthropicEmulator,
+  turn,
+} from '../emulators/anthropic';
+import { type OpenPhoneEmulator, startOpenPhoneEmulator } from '../emulators/openphone';
+import { DEMO_LINES, TEAM_DOMAIN } from '../emulators/seed/demo-team';
+import { startDynamoLocal } from '../local/dynamodb';
+import { ensureQueues } from '../local/queues';
+import { startSqs } from '../local/sqs';
+import { type BenchRow, percentile } from './types';
+
+/**
+ * Agent turn overhead (SPEC §7): everything but model latency. The model is the Anthropic emulator on
+ * loopback answering instantly, through the real SDK. One turn is a chat request that takes two model calls
+ * and one read tool ("who is Maria?" → search_contacts → answer), run by the worker's use case
+ * (`runAgentForEvents`) over the production composition on DynamoDB Local: durable steps, guard (policy
+ * engine with its fact store), reviewer, history, response, run record.
+ *
+ * Baseline, in the same run and interleaved turn by turn so machine noise hits both alike: a bare tool loop
+ * with the same model adapter, the same system prompt and tool definitions, and the same bound
+ * search_contacts tool — call the model, run the tool, call the model — and nothing else.
+ *
+ * DynamoDB requests per turn are counted by a middleware on the composition's document client (its stack is
+ * the raw client's), with the time spent in them, which is most of the difference.
+ */
+
+const WARMUP = 20;
+const TURNS = Number(process.env.AGENT_BENCH_TURNS ?? 150);
+const QUESTION = 'Who is Maria and what is her number?';
+const MARIA = '+14155550111';
+const ms = (t0: number) => performance.now() - t0;
+
+/** The same two-call script for both loops, chosen from the request itself. */
+function answer(req: Parameters<typeof lastToolResults>[0]) {
+  const [result] = lastToolResults(req);
+  if (!result) return turn.toolUse('search_contacts', { query: 'Maria' });
+  const found = JSON.parse(result.content) as {
+    result?: { contacts?: Array<{ name: string; phones: string[] }> };
+    contacts?: Array<{ name: string; phones: string[] }>;
+  };
+  const c = (found.result?.contacts ?? found.contacts ?? [])[0];
+  return turn.text(c ? `${c.name}, ${c.phones[0]}.` : 'No match.');
+}
+
+interface Counter {
+  requests: number;
+  /** Wall-clock time with at least one request in flight (overlapping requests are counted once). */
+  ms: number;
+  byCommand: Map<string, number>;
+}
+
+function countDynamo(core: ReturnType<typeof buildCore>): Counter {
+  const counter: Counter = { requests: 0, ms: 0, byCommand: new Map() };
+  let inFlight = 0;
+  let since = 0;
+  core.dynamo.doc.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (inFlight++ === 0) since = performance.now();
+      counter.requests++;
+      const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
+      counter.byCommand.set(name, (counter.byCommand.get(name) ?? 0) + 1);
+      try {
+        return await next(args);
+      } finally {
+        if (--inFlight === 0) counter.ms += ms(since);
+      }
+    },
+    { step: 'initialize', name: 'benchCountDynamo' },
+  );
+  return counter;
+}
+
+/** The baseline: the model and the tool in a plain loop, nothing persisted, nothing guarded. */
+async function bareLoop(model: Model, registry: ToolRegistry, system: { stable: string; dynamic: string }) {
+  const tools = registry.toModelTools();
+  const search = registry.get('search_contacts');
+  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: QUESTION }] }];
+  for (let i = 0; i < 5; i++) {
+    const res = await model.complete({ system, tools, messages, maxTokens: 1024 });
+    const uses = res.content.filter(
+      (c): c is Extract<ModelContent, { type: 'tool_use' }> => c.type === 'tool_use',
+    );
+    if (!uses.length) return res.content;
+    messages.push({ role: 'assistant', content: res.content });
+    const results: ModelContent[] = [];
+    for (const u of uses) {
+      const out = await search.run(u.input, {
+        conversationId: 'bare',
+        runId: 'bare',
+        now: new Date(),
+        timezone: 'America/New_York',
+      });
+      results.push({
+        type: 'tool_result',
+        tool_use_id: u.id,
+        content: JSON.stringify({ status: 'ok', result: out }),
+      });
+    }
+    messages.push({ role: 'user', content: results });
+  }
+  throw new Error('the bare loop did not finish');
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const stops: Array<() => Promise<unknown> | unknown> = [];
+  try {
+    const dynamo = await startDynamoLocal();
+    stops.push(() => dynamo.stop());
+    const sqs = await startSqs();
+    stops.push(() => sqs.stop());
+    const sqsClient = makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
+    stops.push(() => sqsClient.destroy());
+    const queues = await ensureQueues(sqsClient, {
+      prefix: 'bench-agent',
+      visibilityTimeoutSeconds: 30,
+      maxReceiveCount: 3,
+    });
+    const op: OpenPhoneEmulator = await startOpenPhoneEmulator({ apiKey: 'op_bench' });
+    stops.push(() => op.stop());
+    const anthropic: AnthropicEmulator = await startAnthropicEmulator({ defaultReply: answer });
+    stops.push(() => anthropic.stop());
+    const tableName = `bench-agent-${Date.now().toString(36)}`;
+    const memoryDir = join(tmpdir(), `bench-agent-${process.pid}`);
+    stops.push(() => rmSync(memoryDir, { recursive: true, force: true }));
+
+    const core = buildCore(
+      parseConfig({
+        STAGE: 'test',
+        TABLE_NAME: tableName,
+        DYNAMODB_ENDPOINT: dynamo.endpoint,
+        SQS_ENDPOINT: sqs.endpoint,
+        EVENTS_QUEUE_URL: queues.queueUrl,
+        LOG_LEVEL: 'ERROR',
+        ALLOWED_EMAIL_DOMAINS: TEAM_DOMAIN,
+        TEAM_NAME: 'Oak Properties',
+        OPENPHONE_API_BASE: op.url,
+        OPENPHONE_API_KEY: 'op_bench',
+        OPENPHONE_SHARED_NUMBER: DEMO_LINES.shared.number,
+        OPENPHONE_ASSISTANT_NUMBER: DEMO_LINES.assistant.number,
+        ANTHROPIC_API_KEY: 'sk-ant-bench',
+        ANTHROPIC_BASE_URL: anthropic.url,
+        MEMORY_DIR: memoryDir,
+      }),
+      'bench-agent',
+    );
+    stops.push(() => core.dynamo.raw.destroy());
+    stops.push(() => core.sqs.destroy());
+    await ensureTable(core.dynamo.raw, tableName);
+    const agent = await buildAgent(core);
+    const deps: HandleEventsDeps = agent.deps;
+    const model = deps.model;
+    if (!model) throw new Error('Claude mode is not configured');
+    const counter = countDynamo(core);
+    const system = buildInstructions({
+      teamName: 'Oak Properties',
+      timezone: 'America/New_York',
+      now: new Date(),
+      trigger: {
+        kind: 'chat',
+        channel: 'web',
+        text: QUESTION,
+        user: { id: 'u_sam', email: `sam@${TEAM_DOMAIN}` },
+      },
+    });
+    const user = { id: 'u_sam', email: `sam@${TEAM_DOMAIN}`, name: 'Sam Chen' };
+
+    /** One agent turn: the API stores the message (not timed), the worker runs the turn (timed). */
+    async function agentTurn() {
+      const { conversation, messageId } = await postChatMessage(core, { text: QUESTION, user });
+      const event: EventEnvelope = {
+        id: newId('ev_'),
+        type: 'chat.message',
+        correlationId: `conv:${conversation.id}`,
+        key: `conv:${conversation.id}`,
+        occurredAt: new Date().toISOString(),
+        payload: { conversationId: conversation.id, messageId, text: QUESTION, user },
+      };
+      const before = { requests: counter.requests, ms: counter.ms };
+      const t0 = performance.now();
+      const out = await runAgentForEvents(deps, [event]);
+      const elapsed = ms(t0);
+      const taken = { requests: counter.requests - before.requests, dynamoMs: counter.ms - before.ms };
+      if (out.outcome !== 'responded') throw new Error(`agent turn ended ${out.outcome}`);
+      const usage = (await core.runs.get(conversation.id, out.runId ?? ''))?.usage;
+      if (usage?.modelCalls !== 2)
+        throw new Error(`expected 2 model calls in the turn, saw ${usage?.modelCalls}`);
+      const prompt = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+      return { elapsed, ...taken, cacheShare: usage.cacheReadTokens / prompt };
+    }
+
+    const agentMs: number[] = [];
+    const bareMs: number[] = [];
+    const requests: number[] = [];
+    const dynamoMs: number[] = [];
+    const cacheShare: number[] = [];
+    counter.byCommand.clear();
+    for (let i = 0; i < WARMUP + TURNS; i++) {
+      if (i === WARMUP) counter.byCommand.clear();
+      const a = await agentTurn();
+      const t0 = performance.now();
+      const content = await bareLoop(model, agent.registry, system);
+      const b = ms(t0);
+      if (!content.some((c) => c.type === 'text' && c.text.includes('+14155550111')))
+        throw new Error('the bare loop did not get the answer');
+      if (i >= WARMUP) {
+        agentMs.push(a.elapsed);
+        bareMs.push(b);
+        requests.push(a.requests);
+        dynamoMs.push(a.dynamoMs);
+        cacheShare.push(a.cacheShare);
+      }
+    }
+    // Model calls per turn must be the same in both loops for the comparison to mean anything.
+    const calls = anthropic.requests.filter((r) => r.status === 200).length;
+    if (calls !== 4 * (WARMUP + TURNS))
+      throw new Error(`expected 4 model calls per pair of turns, saw ${calls}`);
+
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    const rows: BenchRow[] = [];
+    for (const p of [50, 99]) {
+      const value = percentile(agentMs, p);
+      const baseline = percentile(bareMs, p);
+      rows.push({
+        name: `agent turn (2 model calls + 1 read tool, instant model) p${p}`,
+        value,
+        unit: 'ms',
+        baseline,
+        ratio: value / baseline,
+        target: p === 50 ? '≤ 1.2× bare loop; p50 < 30 ms' : '≤ 1.2× bare loop',
+      });
+    }
+    // The usage read after each turn is not part of the turn.
+    counter.byCommand.set('GetItem', (counter.byCommand.get('GetItem') ?? 0) - TURNS);
+    const perTurn = [...counter.byCommand.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${(v / TURNS).toFixed(1)}`)
+      .join(', ');
+    const outside = agentMs.map((a, i) => a - (dynamoMs[i] ?? 0));
+    rows.push(
+      { name: 'DynamoDB requests per agent turn (mean)', value: mean(requests), unit: 'req' },
+      { name: `  by command: ${perTurn}`, value: Math.max(...requests), unit: 'req (max)' },
+      { name: 'time in DynamoDB per agent turn p50', value: percentile(dynamoMs, 50), unit: 'ms' },
+      {
+        name: 'agent turn outside DynamoDB p50 (model calls, tool, runtime CPU)',
+        value: percentile(outside, 50),
+        unit: 'ms',
+        baseline: percentile(bareMs, 50),
+        ratio: percentile(outside, 50) / percentile(bareMs, 50),
+        target: '≤ 1.2× bare loop (persistence excluded)',
+      },
+      {
+        name: 'input tokens read from the prompt cache per turn (median share)',
+        value: percentile(cacheShare, 50) * 100,
+        unit: '%',
+        target: '≥ 80% after the first turn',
+      },
+    );
+
+    // Rules mode (the local default, no model): an inbound text triaged to a drafted acknowledgement card.
+    const rulesDeps: HandleEventsDeps = { ...deps };
+    delete rulesDeps.model;
+    const triageMs: number[] = [];
+    const triageRequests: number[] = [];
+    for (let i = 0; i < WARMUP + TURNS; i++) {
+      const at = new Date().toISOString();
+      const id = `sms_${newId('EV')}`;
+      const event: EventEnvelope = {
+        id,
+        type: 'sms.received',
+        correlationId: id,
+        key: `sms:${MARIA}`,
+        occurredAt: at,
+        payload: {
+          messageId: newId('AC'),
+          from: MARIA,
+          to: DEMO_LINES.shared.number,
+          text: 'The sink is leaking',
+          receivedAt: at,
+          urgent: false,
+        },
+      };
+      const before = counter.requests;
+      const t0 = performance.now();
+      const out = await runAgentForEvents(rulesDeps, [event]);
+      const elapsed = ms(t0);
+      if (!out.outcome.startsWith('awaiting approval')) throw new Error(`triage ended ${out.outcome}`);
+      if (i >= WARMUP) {
+        triageMs.push(elapsed);
+        triageRequests.push(counter.requests - before);
+      }
+    }
+    rows.push(
+      {
+        name: 'rules-mode triage turn (inbound text → drafted card) p50',
+        value: percentile(triageMs, 50),
+        unit: 'ms',
+      },
+      { name: 'rules-mode triage turn p99', value: percentile(triageMs, 99), unit: 'ms' },
+      { name: 'DynamoDB requests per triage turn (mean)', value: mean(triageRequests), unit: 'req' },
+    );
+    return rows;
+  } finally {
+    for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => {});
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.table(await run());
+  process.exit();
+}
