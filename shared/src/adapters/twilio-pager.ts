@@ -214,94 +214,12 @@ function toAppError(err: unknown, what: string): AppError {
   });
 }
 
-/**
- * Checks X-Twilio-Signature on a status callback with the SDK's own validator. `url` must be the exact
- * public URL Twilio was given (scheme, host, path and query) and `params` the decoded form body.
- */
-export function verifyTwilioStatusCallback(input: {
-  authToken: string;
-  signature: string | undefined;
-  url: string;
-  params: Record<string, string>;
-}): boolean {
-  if (!input.signature) return false;
-  return twilio.validateRequest(input.authToken, input.signature, input.url, input.params);
-}
-
-/** Decodes a form-encoded body into the flat map Twilio signs (status callbacks carry no repeated keys). */
-export function twilioFormParams(rawBody: string): Record<string, string> {
-  return Object.fromEntries(new URLSearchParams(rawBody));
-}
-
-const sid = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be a ${prefix}… sid`);
-const optionalCount = z.coerce.number().int().nonnegative().optional();
-
-/** Message status callback parameters (Twilio also sends the legacy SmsSid/SmsStatus twins, unused here). */
-export const twilioMessageStatusCallback = z.object({
-  AccountSid: sid('AC'),
-  MessageSid: z.string().regex(/^(SM|MM)[0-9a-fA-F]{32}$/),
-  MessageStatus: z.string().min(1).max(40),
-  To: z.string().min(1),
-  From: z.string().min(1),
-  ErrorCode: z.string().max(10).optional(),
-});
-
-/** Call status callback parameters (`call-progress-events`). */
-export const twilioCallStatusCallback = z.object({
-  AccountSid: sid('AC'),
-  CallSid: sid('CA'),
-  CallStatus: z.string().min(1).max(40),
-  To: z.string().min(1),
-  From: z.string().min(1),
-  CallDuration: optionalCount,
-  SequenceNumber: optionalCount,
-  Timestamp: z.string().optional(),
-});
-
-export interface TwilioStatusUpdate {
-  kind: 'message' | 'call';
-  sid: string;
-  accountSid: string;
-  status: string;
-  to: string;
-  from: string;
-  errorCode: string | null;
-  durationSeconds: number | null;
-  /** Orders a call's callbacks, which may arrive out of order. */
-  sequence: number | null;
-}
-
-/** Validates a (signature-checked) status callback body; ValidationError names the offending field. */
-export function parseTwilioStatusCallback(params: Record<string, string>): TwilioStatusUpdate {
-  if ('CallSid' in params) {
-    const r = twilioCallStatusCallback.safeParse(params);
-    if (!r.success)
-      throw new ValidationError(`Invalid Twilio call status callback: ${describeZodIssues(r.error.issues)}`);
-    return {
-      kind: 'call',
-      sid: r.data.CallSid,
-      accountSid: r.data.AccountSid,
-      status: r.data.CallStatus,
-      to: r.data.To,
-      from: r.data.From,
-      errorCode: null,
-      durationSeconds: r.data.CallDuration ?? null,
-      sequence: r.data.SequenceNumber ?? null,
-    };
-  }
-  const r = twilioMessageStatusCallback.safeParse(params);
-  if (!r.success)
-    throw new ValidationError(`Invalid Twilio message status callback: ${describeZodIssues(r.error.issues)}`);
-  return {
-    kind: 'message',
-    sid: r.data.MessageSid,
-    accountSid: r.data.AccountSid,
-    status: r.data.MessageStatus,
-    to: r.data.To,
-    from: r.data.From,
-    errorCode: r.data.ErrorCode ?? null,
-    durationSeconds: null,
-    sequence: null,
-  };
-}
+// Status-callback verification lives apart so the status webhook does not bundle the whole REST client.
+export {
+  parseTwilioStatusCallback,
+  type TwilioStatusUpdate,
+  twilioCallStatusCallback,
+  twilioFormParams,
+  twilioMessageStatusCallback,
+  verifyTwilioStatusCallback,
+} from './twilio-webhooks';

@@ -1,4 +1,4 @@
-import type { TwilioStatusUpdate } from '../adapters/twilio-pager';
+import type { TwilioStatusUpdate } from '../adapters/twilio-webhooks';
 
 /** Delivery status of on-call pages (Twilio status callbacks), kept per message/call sid. */
 export interface PageStatusStore {

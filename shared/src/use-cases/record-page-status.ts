@@ -2,7 +2,7 @@ import {
   parseTwilioStatusCallback,
   twilioFormParams,
   verifyTwilioStatusCallback,
-} from '../adapters/twilio-pager';
+} from '../adapters/twilio-webhooks';
 import { UnauthorizedError } from '../errors';
 import type { Log } from '../ports/logger';
 import type { PageStatusStore } from '../ports/page-status-store';

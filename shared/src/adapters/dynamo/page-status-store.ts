@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageStatusStore } from '../../ports/page-status-store';
-import type { TwilioStatusUpdate } from '../twilio-pager';
+import type { TwilioStatusUpdate } from '../twilio-webhooks';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
 
 export function dynamoPageStatusStore(t: DynamoTable): PageStatusStore {
