@@ -5,7 +5,7 @@ import { gmail } from '@googleapis/gmail';
 import { createMimeMessage } from 'mimetext';
 import { z } from 'zod';
 import { createGoogleAuth, GOOGLE_SCOPES } from '../shared/src/adapters/google/auth';
-import { describeZodIssues, ValidationError } from '../shared/src/errors';
+import { describeZodIssues, UpstreamError, ValidationError } from '../shared/src/errors';
 import { type LocalRuntime, readLocalRuntime } from './simulate-sms';
 
 /**
@@ -75,17 +75,30 @@ export async function insertEmail(runtime: LocalRuntime, input: SimulateEmailInp
     rootUrl: `${env.data.GOOGLE_API_BASE.replace(/\/$/, '')}/`,
   });
   const raw = composeRawEmail({ ...parsed.data, to: parsed.data.to ?? mailbox });
-  const res = await client.users.messages.insert({
-    userId: 'me',
-    // As delivered mail: stamped with the time it arrived, unread in the inbox.
-    internalDateSource: 'receivedTime',
-    requestBody: {
-      raw: Buffer.from(raw).toString('base64url'),
-      labelIds: ['INBOX', 'UNREAD', 'CATEGORY_PERSONAL'],
-    },
-  });
-  const ids = z.object({ id: z.string(), threadId: z.string() }).safeParse(res.data);
-  if (!ids.success) throw new ValidationError(`messages.insert answered ${JSON.stringify(res.data)}`);
+  let data: unknown;
+  try {
+    const res = await client.users.messages.insert({
+      userId: 'me',
+      // As delivered mail: stamped with the time it arrived, unread in the inbox.
+      internalDateSource: 'receivedTime',
+      requestBody: {
+        raw: Buffer.from(raw).toString('base64url'),
+        labelIds: ['INBOX', 'UNREAD', 'CATEGORY_PERSONAL'],
+      },
+    });
+    data = res.data;
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    throw new UpstreamError(
+      status === 404
+        ? 'The Gmail emulator does not implement users.messages.insert (POST /gmail/v1/users/me/messages)'
+        : `Gmail messages.insert failed: ${e instanceof Error ? e.message : String(e)}`,
+      { retryable: false, cause: e },
+    );
+  }
+  const ids = z.object({ id: z.string(), threadId: z.string() }).safeParse(data);
+  if (!ids.success)
+    throw new UpstreamError(`messages.insert answered ${JSON.stringify(data)}`, { retryable: false });
   return ids.data;
 }
 
@@ -129,9 +142,11 @@ async function main(argv: string[]) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main(process.argv.slice(2)).catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : String(e));
-    console.error(
-      'usage: npm run simulate:email -- --from someone@mail.example --subject "…" [--source general|leads] "body"',
-    );
+    if (e instanceof ValidationError) {
+      console.error(
+        'usage: npm run simulate:email -- --from someone@mail.example --subject "…" [--source general|leads] "body"',
+      );
+    }
     process.exit(2);
   });
 }

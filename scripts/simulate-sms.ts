@@ -195,7 +195,9 @@ async function main(argv: string[]) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main(process.argv.slice(2)).catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : String(e));
-    console.error('usage: npm run simulate:sms -- --from +14155550111 [--scheme legacy|standard] "text"');
+    if (e instanceof ValidationError) {
+      console.error('usage: npm run simulate:sms -- --from +14155550111 [--scheme legacy|standard] "text"');
+    }
     process.exitCode = 2;
   });
 }

@@ -65,6 +65,8 @@ describe('functions/email-poll handler', () => {
   });
 
   it('overlapping invocations of the schedule, with mail arriving between them: every email exactly once', async () => {
+    await handler({ source: 'general' });
+    await be.drain();
     const ids = ['Boiler noise', 'Lease renewal', 'Key pickup'].map(
       (subject, i) =>
         emu.state.deliverEmail({ from: `tenant${i}@mail.example`, subject, text: `${subject}?` }).id,
@@ -97,6 +99,8 @@ describe('functions/email-poll handler', () => {
   });
 
   it('simulate:email triggers the poll the way the scheduler does', async () => {
+    await handler({ source: 'general' });
+    await be.drain();
     const { id } = emu.state.deliverEmail({
       from: 'maria.lopez@mail.example',
       subject: 'Dripping tap',
