@@ -206,6 +206,24 @@ describe('a chat request over several model calls', () => {
   });
 });
 
+describe('a team member texting the company line', () => {
+  test('YES by text resumes the run; the model sees the same conversation it saw before the pause', async () => {
+    scriptTextMaria(() => 'Sent.');
+    await world.deliver(smsEvent(SAM.phone, 'text Maria that the plumber comes at 3pm today', servers.clock()));
+    const [draft] = await world.actionsFor(`sms:${SAM.phone}`);
+    expect(draft).toMatchObject({ tool: 'send_message', status: 'PENDING', args: { to: MARIA } });
+    await world.deliver(smsEvent(SAM.phone, 'YES', servers.clock()));
+    expect(world.sentTo(MARIA)).toHaveLength(1);
+    const [first, second, third] = modelCalls().map(params);
+    expect(modelCalls()).toHaveLength(3);
+    expect(texts(first!).filter((t) => t.includes('plumber comes at 3pm'))).toHaveLength(1);
+    // The "YES" and the gate's answer came after the run began: they are not slipped into its history.
+    expect(third!.messages.slice(0, second!.messages.length)).toEqual(second!.messages);
+    expect(JSON.stringify(third!.messages)).not.toMatch(/YES|Approved — sending it now/);
+    expect(world.sentTo(SAM.phone).map((m) => m.text)).toEqual(['Approved — sending it now.', 'Sent.']);
+  });
+});
+
 describe('the SDK retries rate limits and overload', () => {
   test('429 then 529 twice: retried with backoff, the run stays in Claude mode', async () => {
     emu().failNext(429, 1, { retryAfterSeconds: 0.01 });

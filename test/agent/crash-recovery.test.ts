@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { lastToolResults, type MessagesRequest, turn } from '../../scripts/emulators/anthropic';
 import { runAgentForEvents } from '../../shared/src/agent/handle-events';
 import type { EventEnvelope } from '../../shared/src/contracts/events';
 import { isAppError } from '../../shared/src/errors';
@@ -25,9 +26,23 @@ import {
  * emulator must have sent the reply exactly once, and a send whose outcome the dead worker never learned is
  * settled by asking the provider (findSentMessage), not by sending again.
  */
+/** The fake model for the Claude-mode sweep: a pure function of the request, so a re-asked call answers alike. */
+function triageModel(req: MessagesRequest) {
+  const [result] = lastToolResults(req);
+  const first = req.messages[0]?.content;
+  const from = JSON.stringify(first).match(/Inbound text from (\+\d+)/)?.[1] ?? '';
+  if (!result) return turn.toolUse('search_contacts', { query: from });
+  if (result.name === 'search_contacts')
+    return turn.toolUse('send_message', {
+      to: from,
+      text: 'Hi, thanks for letting us know. We will send someone today.',
+    });
+  return turn.text('Sent the reply.');
+}
+
 let servers: Servers;
 beforeAll(async () => {
-  servers = await startServers();
+  servers = await startServers({ anthropic: true, anthropicReply: triageModel });
 });
 afterAll(async () => {
   await servers?.stop();
@@ -47,6 +62,7 @@ async function scenario(
   world: World,
   from: string,
   crash?: { n: number; mode: CrashMode },
+  finalNote = /The acknowledgement was sent/,
 ): Promise<Outcome> {
   // Apart from the last text to the same person by more than the provider reconciliation's clock skew.
   servers.clock.advance(2 * 60_000);
@@ -112,7 +128,7 @@ async function scenario(
   const last = (await world.core.conversations.listMessages(conv!.id))
     .filter((m) => m.role === 'assistant')
     .at(-1);
-  if (!/The acknowledgement was sent/.test(last?.text ?? '')) problems.push(`final note: ${last?.text}`);
+  if (!finalNote.test(last?.text ?? '')) problems.push(`final note: ${last?.text}`);
   const audit = await world.core.audit.list(conv!.id);
   const outcomes = audit.filter((e) => e.type === 'action.executed' || e.type === 'action.reconciled');
   if (outcomes.length !== 1) problems.push(`${outcomes.map((e) => e.type).join(', ')} in the audit`);
@@ -173,3 +189,39 @@ for (const mode of ['after', 'before'] as const) {
     else expect(reconciledAt).toEqual([]);
   }, 600_000);
 }
+
+test('Claude mode: the worker dies after each persisted write; a recorded model call is never asked again', async () => {
+  let world = await createWorld(servers, { claude: true });
+  const modelCalls = () => servers.anthropic!.requests.filter((r) => r.status === 200).length;
+  let calls = modelCalls();
+  const clean = await scenario(world, MARIA, undefined, /^Sent the reply\.$/);
+  expect(clean.problems).toEqual([]);
+  expect(modelCalls() - calls).toBe(3);
+  expect(clean.labels.filter((l) => l === 'runs.appendStep:plan')).toHaveLength(3);
+  const failures: string[] = [];
+  try {
+    for (let n = 1; n <= clean.writes; n++) {
+      if (n % SENDERS.length === 0) {
+        await world.stop();
+        world = await createWorld(servers, { claude: true });
+      }
+      calls = modelCalls();
+      const out = await scenario(
+        world,
+        SENDERS[n % SENDERS.length]!,
+        { n, mode: 'after' },
+        /^Sent the reply\.$/,
+      );
+      if (out.crashes.length === 0) failures.push(`write ${n} (${clean.labels[n - 1]}): no crash happened`);
+      for (const p of out.problems) failures.push(`write ${n} (${clean.labels[n - 1]}): ${p}`);
+      // A model answer recorded in its plan step is replayed, never asked for again (dying after a write
+      // means every model call made so far was recorded).
+      const extra = modelCalls() - calls - 3;
+      if (extra !== 0)
+        failures.push(`write ${n} (${clean.labels[n - 1]}): ${extra} model calls more than a clean run`);
+    }
+  } finally {
+    await world.stop();
+  }
+  expect(failures).toEqual([]);
+}, 600_000);

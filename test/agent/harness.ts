@@ -1,6 +1,10 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { DateTime } from 'luxon';
-import { type AnthropicEmulator, startAnthropicEmulator } from '../../scripts/emulators/anthropic';
+import {
+  type AnthropicEmulator,
+  type ScriptedTurn,
+  startAnthropicEmulator,
+} from '../../scripts/emulators/anthropic';
 import { type OpenPhoneEmulator, startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
 import { DEMO_LINES, TEAM_DOMAIN } from '../../scripts/emulators/seed/demo-team';
 import { startTwilioEmulator, type TwilioEmulator } from '../../scripts/emulators/twilio';
@@ -86,12 +90,19 @@ export interface Servers {
 }
 
 /** The slow parts, once per test file. */
-export async function startServers(opts: { anthropic?: boolean } = {}): Promise<Servers> {
+export async function startServers(
+  opts: { anthropic?: boolean; anthropicReply?: ScriptedTurn } = {},
+): Promise<Servers> {
   const clock = testClock();
   const sqs = await startSqs();
   const openphone = await startOpenPhoneEmulator({ apiKey: OP_KEY, now: () => clock() });
   const twilio = await startTwilioEmulator({ accountSid: TWILIO.sid, authToken: TWILIO.token });
-  const anthropic = opts.anthropic ? await startAnthropicEmulator({ apiKey: ANTHROPIC_KEY }) : undefined;
+  const anthropic = opts.anthropic
+    ? await startAnthropicEmulator({
+        apiKey: ANTHROPIC_KEY,
+        ...(opts.anthropicReply ? { defaultReply: opts.anthropicReply } : {}),
+      })
+    : undefined;
   return {
     clock,
     sqs,
