@@ -96,6 +96,7 @@ describe('search_emails and read_email', () => {
 
   it('says how to recover from an unknown id (404)', async () => {
     const e = await call('read_email', { id: 'ffffffffffffffff' }).catch((x) => x);
+    expect(e).toBeInstanceOf(NotFoundError);
     expect(e).toMatchObject({ code: 'not_found' });
     expect(e.message).toMatch(/search_emails/);
   });

@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import { AppError, isAppError, UpstreamError } from '../errors';
+import { isAppError, UpstreamError } from '../errors';
 
 /**
  * How the tool groups call a provider so the agent gets errors it can act on, and so a write is never
@@ -8,20 +8,16 @@ import { AppError, isAppError, UpstreamError } from '../errors';
  */
 export type ErrorHints = Partial<Record<string, string>>;
 
-/** Re-words a provider error for the agent: what happened, then what it can do about it. */
+/**
+ * Adds what the agent can do about a provider error to its message. The error object itself is kept (its
+ * class, code and retryable flag are what the executor and the API edge act on); it was created for this
+ * one call by the adapter, so nothing else sees the change.
+ */
 export function explain(e: unknown, hints: ErrorHints = {}): unknown {
   if (!isAppError(e)) return e;
   const hint = hints[e.code] ?? DEFAULT_HINTS[e.code];
-  if (!hint) return e;
-  const out = new AppError(`${e.message.replace(/\.?$/, '.')} ${hint}`, {
-    code: e.code,
-    status: e.status,
-    retryable: e.retryable,
-    details: e.details,
-    cause: e,
-  });
-  const unknownOutcome = (e as { outcomeUnknown?: boolean }).outcomeUnknown;
-  return unknownOutcome ? Object.assign(out, { outcomeUnknown: true }) : out;
+  if (hint && !e.message.endsWith(hint)) e.message = `${e.message.replace(/\.?$/, '.')} ${hint}`;
+  return e;
 }
 
 const DEFAULT_HINTS: Record<string, string> = {
