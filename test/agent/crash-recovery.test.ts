@@ -1,3 +1,4 @@
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { lastToolResults, type MessagesRequest, turn } from '../../scripts/emulators/anthropic';
 import { runAgentForEvents } from '../../shared/src/agent/handle-events';
@@ -26,6 +27,13 @@ import {
  * emulator must have sent the reply exactly once, and a send whose outcome the dead worker never learned is
  * settled by asking the provider (findSentMessage), not by sending again.
  */
+/** What DynamoDB answers when a partition is hot, once the SDK has used up its own retries. */
+const throttled = () =>
+  new ProvisionedThroughputExceededException({
+    message: 'The level of configured provisioned throughput for the table was exceeded.',
+    $metadata: { httpStatusCode: 400, attempts: 4 },
+  });
+
 /** The fake model for the Claude-mode sweep: a pure function of the request, so a re-asked call answers alike. */
 function triageModel(req: MessagesRequest) {
   const [result] = lastToolResults(req);
@@ -66,7 +74,7 @@ async function scenario(
 ): Promise<Outcome> {
   // Apart from the last text to the same person by more than the provider reconciliation's clock skew.
   servers.clock.advance(2 * 60_000);
-  const inj = faultInjector();
+  const inj = faultInjector(throttled);
   const deps = inj.wrap(world.deps);
   inj.arm(crash?.n ?? Number.POSITIVE_INFINITY, crash?.mode ?? 'after');
   const crashes: string[] = [];
@@ -79,7 +87,10 @@ async function scenario(
       try {
         return await runAgentForEvents(deps, [event]);
       } catch (e) {
-        if (e instanceof SimulatedCrash) {
+        if (e instanceof ProvisionedThroughputExceededException) {
+          crashes.push(e.name);
+          servers.clock.advance(30_000);
+        } else if (e instanceof SimulatedCrash) {
           crashes.push(e.message);
           inj.revive();
           servers.clock.advance(30_000);
@@ -189,6 +200,64 @@ for (const mode of ['after', 'before'] as const) {
     else expect(reconciledAt).toEqual([]);
   }, 600_000);
 }
+
+test('a transient DynamoDB failure at any write is retried by redelivery, never turned into a failed run', async () => {
+  let world = await createWorld(servers);
+  const clean = await scenario(world, MARIA);
+  const failures: string[] = [];
+  try {
+    for (let n = 1; n <= clean.writes; n++) {
+      if (n % SENDERS.length === 0) {
+        await world.stop();
+        world = await createWorld(servers);
+      }
+      const out = await scenario(world, SENDERS[n % SENDERS.length]!, { n, mode: 'transient' });
+      if (!out.crashes.includes('ProvisionedThroughputExceededException'))
+        failures.push(`write ${n} (${clean.labels[n - 1]}): the error did not reach the queue`);
+      for (const p of out.problems) failures.push(`write ${n} (${clean.labels[n - 1]}): ${p}`);
+      const conv = await world.conversationFor(`sms:${SENDERS[n % SENDERS.length]}`);
+      const said = (await world.core.conversations.listMessages(conv!.id)).map((m) => m.text);
+      if (said.some((t) => t.startsWith('Something went wrong')))
+        failures.push(`write ${n} (${clean.labels[n - 1]}): told the team it failed`);
+    }
+  } finally {
+    await world.stop();
+  }
+  expect(failures).toEqual([]);
+}, 600_000);
+
+test('Claude mode: a store hiccup while the prompt is built does not switch the run to rules mode', async () => {
+  const world = await createWorld(servers, { claude: true });
+  try {
+    let failed = false;
+    const deps = {
+      ...world.deps,
+      conversations: new Proxy(world.deps.conversations, {
+        get(target, prop, receiver) {
+          const v = Reflect.get(target, prop, receiver);
+          if (prop !== 'listMessages' || typeof v !== 'function') return v;
+          return async (...args: unknown[]) => {
+            if (!failed) {
+              failed = true;
+              throw throttled();
+            }
+            return v.apply(target, args);
+          };
+        },
+      }),
+    };
+    const event = smsEvent(MARIA, 'The garage door opener is broken', servers.clock());
+    await expect(runAgentForEvents(deps, [event])).rejects.toBeInstanceOf(
+      ProvisionedThroughputExceededException,
+    );
+    await runAgentForEvents(deps, [event]);
+    const [draft] = await world.actionsFor(`sms:${MARIA}`);
+    expect(draft).toMatchObject({ proposedBy: 'model', status: 'PENDING' });
+    expect(world.log.entries.some((e) => e.message === 'model.unavailable')).toBe(false);
+  } finally {
+    await world.stop();
+  }
+});
 
 test('Claude mode: the worker dies after each persisted write; a recorded model call is never asked again', async () => {
   let world = await createWorld(servers, { claude: true });

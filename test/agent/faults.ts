@@ -19,7 +19,9 @@ export type CrashMode =
   /** The Nth write is persisted, then the worker dies (it never learns the write succeeded). */
   | 'after'
   /** The worker dies just before the Nth write: it is not persisted. */
-  | 'before';
+  | 'before'
+  /** The Nth write fails with `transientError` (e.g. DynamoDB throttling past the SDK's retries); the worker lives. */
+  | 'transient';
 
 /**
  * Wraps the agent's stores and queue so the worker "dies" at the Nth persisted write: from then on every
@@ -27,7 +29,7 @@ export type CrashMode =
  * each write of the last run (`actions.transition→EXECUTED`, `runs.appendStep:tool_result` …), so a test can
  * aim at one moment of the run.
  */
-export function faultInjector() {
+export function faultInjector(transientError: () => Error = () => new SimulatedCrash('transient')) {
   let count = 0;
   let target = Number.POSITIVE_INFINITY;
   let mode: CrashMode = 'after';
@@ -54,6 +56,7 @@ export function faultInjector() {
           if (!writes.includes(String(prop))) return value.apply(obj, args);
           const n = ++count;
           labels.push(label(port, String(prop), args));
+          if (n === target && mode === 'transient') throw transientError();
           if (n === target && mode === 'before') {
             dead = true;
             throw new SimulatedCrash(`died before write ${n} (${labels[n - 1]})`);

@@ -135,7 +135,7 @@ export async function driveRun(
   try {
     result = await ctx.loop();
   } catch (e) {
-    if (isAppError(e) && e.retryable) throw e;
+    if (isTransient(e)) throw e;
     deps.log.error('run.failed', { runId: run.id, error: String(e) });
     await ctx.respond(
       `Something went wrong and I stopped: ${e instanceof Error ? e.message : String(e)}`,
@@ -359,6 +359,8 @@ class RunContext {
           );
           return { plan: out.plan, usage: out.usage, model: out.model, mode: 'claude' as const };
         } catch (e) {
+          // A store that failed while the prompt was built is not a model outage: redeliver, stay in Claude mode.
+          if (isTransient(e) && !(isAppError(e) && e.code === 'model_unavailable')) throw e;
           // Model outage: the deterministic planner takes over so the team is still alerted (SPEC §3.1).
           deps.log.warn('model.unavailable', { runId: durable.run.id, error: String(e) });
           return { plan: rulesPlan(rulesInput), mode: 'rules' as const, fallback: String(e).slice(0, 300) };
@@ -676,6 +678,32 @@ class RunContext {
       },
     });
   }
+}
+
+/**
+ * Failures a later attempt may not meet: our retryable errors, and AWS SDK / network errors that are
+ * throttling, server-side or a dropped connection (after the SDK's own retries). The worker rethrows them so
+ * SQS redelivers the event and the durable run continues; anything else ends the run with a message.
+ */
+export function isTransient(e: unknown): boolean {
+  if (isAppError(e)) return e.retryable;
+  if (typeof e !== 'object' || e === null) return false;
+  const err = e as {
+    name?: string;
+    code?: string;
+    $fault?: string;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
+  return (
+    err.$fault === 'server' ||
+    err.$retryable !== undefined ||
+    (err.$metadata?.httpStatusCode ?? 0) >= 500 ||
+    /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|TooManyRequests|ServiceUnavailable|InternalServerError|TimeoutError/.test(
+      err.name ?? '',
+    ) ||
+    ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'].includes(err.code ?? '')
+  );
 }
 
 function previewOf(t: Trigger) {
