@@ -276,7 +276,7 @@ describe('search_conversations', () => {
   it('filters by source and date, and never indexes an unsent (denied) draft', async () => {
     const email = await call('search_conversations', { query: 'lease', source: 'email' });
     expect(email.hits.map((h: { conversationId: string }) => h.conversationId)).toEqual(['c_david']);
-    const late = await call('search_conversations', { query: 'heater', since: '2025-03-01T20:00' });
+    const late = await call('search_conversations', { query: 'heater', since: '2025-03-01T12:00' });
     expect(late.hits.map((h: { conversationId: string }) => h.conversationId)).toEqual(['c_bob']);
     expect((await call('search_conversations', { query: 'roof' })).hits).toEqual([]);
   });

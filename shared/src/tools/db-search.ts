@@ -296,6 +296,9 @@ export interface DbSearchToolDeps {
 }
 
 const OUTPUT_MAX = 10_000;
+/** A date or time the agent gives ("2025-03-01", "2025-03-01T17:00") is team-local unless it has an offset. */
+const utcFrom = (value: string, zone: string) =>
+  DateTime.fromISO(value, { zone }).toUTC().toISO() ?? new Date(value).toISOString();
 const local = (iso: string, zone: string) =>
   DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).toISO({ suppressMilliseconds: true }) ?? iso;
 
@@ -321,7 +324,7 @@ const searchConversationsInput = z.object({
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO date')
     .optional()
-    .describe('Only messages at or after this date (YYYY-MM-DD)'),
+    .describe('Only messages at or after this date or time (team time zone unless it has an offset)'),
   limit: z.number().int().min(1).max(20).default(8),
 });
 
@@ -334,7 +337,7 @@ export const searchConversations: Tool<typeof searchConversationsInput, DbSearch
   input: searchConversationsInput,
   async run(deps, input) {
     await deps.corpus.refresh();
-    const since = input.since;
+    const since = input.since ? utcFrom(input.since, deps.timezone) : undefined;
     const { hits, match } = deps.corpus.search(
       input.query,
       (d) => (!input.source || d.source === input.source) && (!since || d.at >= since),
@@ -500,7 +503,7 @@ const contactHistoryInput = z.object({
     .regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO date or date-time')
     .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real date')
     .optional()
-    .describe('Only texts before this time (to page back)'),
+    .describe('Only texts before this time (to page back; team time zone unless it has an offset)'),
 });
 
 export const getContactSmsHistory: Tool<typeof contactHistoryInput, DbSearchToolDeps> = {
@@ -524,9 +527,8 @@ export const getContactSmsHistory: Tool<typeof contactHistoryInput, DbSearchTool
         `No text history with a contact matching “${input.contact}”.${known ? ` People with texts: ${known}.` : ''} Try search_contacts for their number.`,
       );
     }
-    const timeline = deps.corpus
-      .smsTimeline(chosen.key)
-      .filter((d) => !input.before || d.at < new Date(input.before).toISOString());
+    const before = input.before ? utcFrom(input.before, deps.timezone) : undefined;
+    const timeline = deps.corpus.smsTimeline(chosen.key).filter((d) => !before || d.at < before);
     const shown = timeline.slice(-input.limit);
     return capOutput(
       {
