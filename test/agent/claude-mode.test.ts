@@ -209,7 +209,9 @@ describe('a chat request over several model calls', () => {
 describe('a team member texting the company line', () => {
   test('YES by text resumes the run; the model sees the same conversation it saw before the pause', async () => {
     scriptTextMaria(() => 'Sent.');
-    await world.deliver(smsEvent(SAM.phone, 'text Maria that the plumber comes at 3pm today', servers.clock()));
+    await world.deliver(
+      smsEvent(SAM.phone, 'text Maria that the plumber comes at 3pm today', servers.clock()),
+    );
     const [draft] = await world.actionsFor(`sms:${SAM.phone}`);
     expect(draft).toMatchObject({ tool: 'send_message', status: 'PENDING', args: { to: MARIA } });
     await world.deliver(smsEvent(SAM.phone, 'YES', servers.clock()));
@@ -221,6 +223,35 @@ describe('a team member texting the company line', () => {
     expect(third!.messages.slice(0, second!.messages.length)).toEqual(second!.messages);
     expect(JSON.stringify(third!.messages)).not.toMatch(/YES|Approved — sending it now/);
     expect(world.sentTo(SAM.phone).map((m) => m.text)).toEqual(['Approved — sending it now.', 'Sent.']);
+  });
+});
+
+describe('the loop bounds, with MAX_ITERATIONS from the environment', () => {
+  test('a model that keeps looking things up is stopped at the cap with a clear message', async () => {
+    await world.stop();
+    world = await createWorld(servers, { claude: true, env: { MAX_ITERATIONS: '2' } });
+    emu().script([
+      turn.toolUse('search_contacts', { query: 'Maria' }),
+      turn.toolUse('search_contacts', { query: 'Bob' }),
+      turn.toolUse('search_contacts', { query: 'David' }),
+    ]);
+    const convId = await chat('Find everyone who might know about the boiler');
+    expect(modelCalls()).toHaveLength(2);
+    const last = (await world.core.conversations.listMessages(convId)).at(-1);
+    expect(last?.text).toBe(
+      'I could not finish this: I reached the limit of 2 planning rounds. A team member should take it from here.',
+    );
+  });
+
+  test('a model repeating the same call is stopped as making no progress', async () => {
+    emu().script([
+      turn.toolUse('search_contacts', { query: 'Maria' }),
+      turn.toolUse('search_contacts', { query: 'Maria' }),
+    ]);
+    const convId = await chat('Find Maria');
+    expect(modelCalls()).toHaveLength(2);
+    const last = (await world.core.conversations.listMessages(convId)).at(-1);
+    expect(last?.text).toMatch(/repeating the same step without progress/);
   });
 });
 
