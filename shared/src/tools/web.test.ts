@@ -50,7 +50,7 @@ describe('server tools (Claude mode)', () => {
   it('are accepted by the Messages API next to ordinary tools', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: emu.url, maxRetries: 0 });
     await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'emulated-model',
       max_tokens: 100,
       messages: [{ role: 'user', content: 'rents near 12 Oak St?' }],
       tools: [
