@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app';
+import { registerPushRoutes } from '../push-routes';
 import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
@@ -18,4 +19,5 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
+  registerPushRoutes(app);
 }

@@ -1,0 +1,24 @@
+import * as z from 'zod';
+import type { PushSubscriptionStore } from '../ports/push';
+
+/**
+ * Unsubscribe a device: remove the subscription for this endpoint if the caller owns it. Removing someone
+ * else's device (or one already gone) is not an error and reveals nothing: the answer is `removed: false`
+ * either way, and the browser side has unsubscribed regardless.
+ */
+
+/** DELETE /api/push/subscriptions response. Browser-safe. */
+export const unsubscribePushResponse = z.object({ removed: z.boolean() });
+export type UnsubscribePushResponse = z.infer<typeof unsubscribePushResponse>;
+
+export interface UnsubscribePushDeps {
+  subscriptions: Pick<PushSubscriptionStore, 'delete'>;
+}
+
+export async function unsubscribePush(
+  deps: UnsubscribePushDeps,
+  input: { userId: string; endpoint: string },
+): Promise<UnsubscribePushResponse> {
+  const removed = await deps.subscriptions.delete(input.endpoint, { userId: input.userId });
+  return { removed };
+}
