@@ -7,6 +7,7 @@ import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition';
 import { resetWorkerDeps } from '../../shared/src/composition-worker';
+import { SCHEDULES } from '../../shared/src/schedules';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
 import { type Emulators, localSecrets, startEmulators } from './emulators';
@@ -74,7 +75,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const queues = await ensureQueues(sqsClient, {
       prefix: 'switchboard-local',
       visibilityTimeoutSeconds: opts.visibilityTimeoutSeconds ?? 30,
-      maxReceiveCount: opts.maxReceiveCount ?? 3,
+      // Enough receives to outlast the worker's reconciliation window for an interrupted send (6 min).
+      maxReceiveCount: opts.maxReceiveCount ?? 15,
     });
 
     let gatewayUrl = '';
@@ -191,7 +193,15 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stops.push(() => poller.stop());
 
     if (opts.schedules !== false) {
-      const scheduler = startScheduler([], (name, e) => log(`schedule ${name} failed: ${String(e)}`));
+      // The same inputs EventBridge sends (shared/src/schedules.ts), to the same handler module.
+      const scheduler = startScheduler(
+        SCHEDULES.map((s) => ({
+          name: s.name,
+          everyMinutes: s.everyMinutes,
+          invoke: async () => (await import('../../functions/email-poll')).handler(s.input),
+        })),
+        (name, e) => log(`schedule ${name} failed: ${String(e)}`),
+      );
       stops.push(() => scheduler.stop());
     }
 

@@ -16,11 +16,15 @@ import {
 } from './domain/policy';
 import type { Log } from './ports/logger';
 import type { Workspace } from './ports/workspace';
+import { buildClickUpToolDeps, clickUpTools } from './tools/clickup';
 import { contactDirectory } from './tools/contact-directory';
+import { buildDbSearchToolDeps, dbSearchTools } from './tools/db-search';
 import { escalate } from './tools/escalation';
+import { buildGoogleToolDeps, googleTools } from './tools/google';
 import { openPhoneTools, replyToSender } from './tools/openphone';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
 import { runCodeTool } from './tools/sandbox';
+import { buildWebToolDeps, webTools } from './tools/web';
 import { workspaceTools } from './tools/workspace';
 import { decideApproval } from './use-cases/decide-approval';
 
@@ -56,6 +60,13 @@ export async function buildAgent(
     });
     tools.push(bindTool(escalate, { pager, onCallNumbers: c.ONCALL_NUMBERS, onCallHours: c.ONCALL_HOURS }));
   }
+  const google = buildGoogleToolDeps(c);
+  if (google) tools.push(...bindAll(googleTools, google));
+  const clickUp = buildClickUpToolDeps(c);
+  if (clickUp) tools.push(...bindAll(clickUpTools, clickUp));
+  tools.push(...bindAll(dbSearchTools, buildDbSearchToolDeps(c, core.table)));
+  const web = buildWebToolDeps(c);
+  if (web.fallback) tools.push(...bindAll(webTools, web.fallback));
   tools.push(bindTool(runCodeTool, {}));
 
   let workspace: Workspace | undefined;

@@ -12,6 +12,18 @@ export function makeSqsClient(opts: { region: string; endpoint?: string }) {
 }
 
 /**
+ * JSON with every non-ASCII character written as a \u escape: SQS refuses some code points (U+FFFE,
+ * U+FFFF, unpaired surrogates) and fauxqs refuses emoji; escaped, the body is plain ASCII and parses back
+ * to exactly the same text.
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
  * Standard (not FIFO) queue: per-message DelaySeconds is what lets the cooldown park an event until its
  * window ends, and FIFO queues do not support it. Ordering and duplicates are handled by the worker
  * (event ledger, cooldown, conditional step writes), so the queue need not provide them.
@@ -23,7 +35,7 @@ export function sqsEventQueue(client: SQSClient, queueUrl: string): EventQueue {
         await client.send(
           new SendMessageCommand({
             QueueUrl: queueUrl,
-            MessageBody: JSON.stringify(event),
+            MessageBody: asciiJson(event),
             DelaySeconds: Math.max(0, Math.min(900, Math.ceil(opts?.delaySeconds ?? 0))),
             MessageAttributes: {
               type: { DataType: 'String', StringValue: event.type },

@@ -11,4 +11,6 @@ export interface CooldownStore {
   tryStart(key: string, windowSeconds: number, now: Date): Promise<CooldownStart>;
   park(key: string, event: EventEnvelope): Promise<void>;
   takeParked(key: string): Promise<EventEnvelope[]>;
+  /** Whether the event still waits on the key (false once a run has taken it). */
+  isParked(key: string, eventId: string): Promise<boolean>;
 }

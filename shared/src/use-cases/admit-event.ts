@@ -37,6 +37,14 @@ export async function admitEvent(deps: AdmitDeps, event: EventEnvelope): Promise
   }
   if (!COOLED_TYPES.has(event.type)) return { decision: 'run', events: [event] };
 
+  // A re-sent copy of a parked event: if a run already took it off the key, that run owns it (and its
+  // stored input keeps it even if the run has to be redelivered), so this copy has nothing left to do.
+  const returning = prior?.status === 'deferred';
+  if (returning && !(await deps.cooldowns.isParked(event.key, event.id))) {
+    deps.log.info('cooldown.taken_by_run', { key: event.key, eventId: event.id });
+    return { decision: 'duplicate', events: [] };
+  }
+
   const now = deps.clock();
   const start = await deps.cooldowns.tryStart(event.key, deps.cooldownSeconds, now);
   if (start.acquired) {
@@ -48,18 +56,20 @@ export async function admitEvent(deps: AdmitDeps, event: EventEnvelope): Promise
     return { decision: 'run', events };
   }
 
-  await deps.cooldowns.park(event.key, event);
+  if (!returning) await deps.cooldowns.park(event.key, event);
   const delaySeconds = Math.max(1, Math.ceil((start.until.getTime() - now.getTime()) / 1000) + 1);
   await deps.queue.send(event, { delaySeconds });
-  await deps.ledger.record({
-    eventId: event.id,
-    type: event.type,
-    key: event.key,
-    status: 'deferred',
-    reason: `cooldown active until ${start.until.toISOString()}`,
-    at: now.toISOString(),
-    correlationId: event.correlationId,
-  });
+  if (!returning) {
+    await deps.ledger.record({
+      eventId: event.id,
+      type: event.type,
+      key: event.key,
+      status: 'deferred',
+      reason: `cooldown active until ${start.until.toISOString()}`,
+      at: now.toISOString(),
+      correlationId: event.correlationId,
+    });
+  }
   deps.log.info('cooldown.coalesced', { key: event.key, eventId: event.id, delaySeconds });
   return { decision: 'deferred', events: [] };
 }

@@ -43,6 +43,9 @@ export async function decideApproval(
   const action = await deps.actions.get(input.conversationId, input.actionId);
   if (!action) throw new NotFoundError(`No action ${input.actionId} in conversation ${input.conversationId}`);
   if (action.status !== 'PENDING') {
+    // Approved but never picked up (a crash between the decision and the enqueue): nudge the run again.
+    // The worker resumes a run idempotently, so a spare nudge is harmless.
+    if (action.status === 'APPROVED') await enqueueResume(deps, action, deps.clock().toISOString());
     throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
   }
   const at = deps.clock().toISOString();
@@ -83,13 +86,17 @@ export async function decideApproval(
     at,
     data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
   });
+  await enqueueResume(deps, action, at);
+  return updated;
+}
+
+async function enqueueResume(deps: DecideApprovalDeps, action: PendingAction, at: string) {
   await deps.queue.send({
     id: newId('ev_'),
     type: 'approval.decided',
-    correlationId: `conv:${input.conversationId}`,
-    key: `conv:${input.conversationId}`,
+    correlationId: `conv:${action.conversationId}`,
+    key: `conv:${action.conversationId}`,
     occurredAt: at,
-    payload: { conversationId: input.conversationId, actionId: input.actionId, runId: action.runId },
+    payload: { conversationId: action.conversationId, actionId: action.id, runId: action.runId },
   });
-  return updated;
 }

@@ -1,8 +1,9 @@
-import type { EventEnvelope } from '../contracts/events';
+import { createHash } from 'node:crypto';
+import { type EventEnvelope, eventEnvelope } from '../contracts/events';
 import { parseOpenPhoneWebhook } from '../contracts/openphone';
 import { verifyOpenPhoneSignature } from '../domain/openphone-signature';
 import { judgeUrgency, startsWithEmoji } from '../domain/urgency';
-import { AppError, UnauthorizedError, ValidationError } from '../errors';
+import { AppError, describeZodIssues, UnauthorizedError, ValidationError } from '../errors';
 import type { EventQueue } from '../ports/event-queue';
 import type { IdempotencyStore } from '../ports/idempotency-store';
 import type { Log } from '../ports/logger';
@@ -24,6 +25,11 @@ export interface ReceiveSmsInput {
 export type ReceiveSmsResult =
   | { status: 'enqueued'; eventId: string; urgent: boolean }
   | { status: 'duplicate' | 'ignored'; reason: string };
+
+/** Provider ids are short in practice; an unusually long one is hashed so our ids stay within bounds. */
+function boundedId(id: string): string {
+  return id.length <= 120 ? id : `h_${createHash('sha256').update(id).digest('hex')}`;
+}
 
 /** Deliveries are claimed for 7 days: longer than any provider retry schedule. */
 const CLAIM_TTL_SECONDS = 7 * 24 * 3600;
@@ -75,10 +81,10 @@ export async function receiveSmsWebhook(
   }
 
   const urgency = judgeUrgency(msg.text, deps.urgentKeywords);
-  const event: EventEnvelope = {
-    id: `sms_${parsed.event.id}`,
+  const candidate: EventEnvelope = {
+    id: `sms_${boundedId(parsed.event.id)}`,
     type: 'sms.received',
-    correlationId: `openphone:${deliveryId}`,
+    correlationId: `openphone:${boundedId(deliveryId)}`,
     key: `sms:${msg.from}`,
     occurredAt: now.toISOString(),
     payload: {
@@ -92,6 +98,13 @@ export async function receiveSmsWebhook(
       ...(msg.conversationId ? { conversationId: msg.conversationId } : {}),
     },
   };
+  // Whatever is answered 202 must be an envelope the worker accepts; check here rather than dead-letter later.
+  const checked = eventEnvelope.safeParse(candidate);
+  if (!checked.success) {
+    await deps.idempotency.release(claimKey).catch(() => {});
+    throw new ValidationError(`Webhook cannot be queued: ${describeZodIssues(checked.error.issues)}`);
+  }
+  const event = checked.data;
   try {
     await deps.queue.send(event);
   } catch (e) {

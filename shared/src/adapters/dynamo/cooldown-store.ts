@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type EventEnvelope, eventEnvelope } from '../../contracts/events';
 import type { CooldownStore } from '../../ports/cooldown-store';
 import { type DynamoTable, isConditionFailed } from './base';
@@ -54,6 +54,18 @@ export function dynamoCooldownStore(t: DynamoTable): CooldownStore {
           ExpressionAttributeValues: { ':ev': JSON.stringify(event) },
         }),
       );
+    },
+    async isParked(k, eventId) {
+      const res = await t.doc.send(
+        new GetCommand({
+          TableName: t.tableName,
+          Key: key(k),
+          ConsistentRead: true,
+          ProjectionExpression: 'parked.#id',
+          ExpressionAttributeNames: { '#id': eventId },
+        }),
+      );
+      return Boolean((res.Item?.parked as Record<string, unknown> | undefined)?.[eventId]);
     },
     async takeParked(k) {
       try {
