@@ -2,9 +2,27 @@ import { startLocalStack } from './stack';
 
 /** `npm start`: the whole system locally. `--fresh` wipes the data kept in .local/ between runs. */
 const fresh = process.argv.includes('--fresh');
+// `--fake-claude`: Claude mode against the local fake Messages API (real SDK, no key, no network).
+const fakeClaude = process.argv.includes('--fake-claude');
 const port = Number(process.env.PORT ?? 3000);
 const started = Date.now();
-const stack = await startLocalStack({ port, dataDir: '.local', fresh, log: (l) => console.log(`  ${l}`) });
+let claudeEnv: Record<string, string> = {};
+let stopClaude = async () => {};
+if (fakeClaude) {
+  const { startAnthropicEmulator } = await import('../emulators/anthropic');
+  const { fakeClaudeTurn } = await import('./fake-claude');
+  const emu = await startAnthropicEmulator({ apiKey: 'local-fake-key', defaultReply: fakeClaudeTurn });
+  claudeEnv = { ANTHROPIC_API_KEY: 'local-fake-key', ANTHROPIC_BASE_URL: emu.url };
+  stopClaude = () => emu.stop();
+  console.log(`  Fake Claude     ${emu.url}`);
+}
+const stack = await startLocalStack({
+  port,
+  dataDir: '.local',
+  fresh,
+  env: claudeEnv,
+  log: (l) => console.log(`  ${l}`),
+});
 console.log(`\nSwitchboard is running (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 console.log(`  PWA + API       ${stack.url}`);
 console.log(`  Health          ${stack.url}/health`);
@@ -17,6 +35,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     console.log('\nStopping…');
     await stack.stop();
+    await stopClaude();
     process.exit(0);
   });
 }
