@@ -4,10 +4,13 @@ import { ConflictError, isAppError } from '../errors';
 import type { ContactDirectory } from '../tools/contact-directory';
 import type { DecideApprovalInput } from '../use-cases/decide-approval';
 import type { AgentOutcome } from '../use-cases/process-event';
+import { type LeadFactRecorder, recordLeadFromEmail } from './lead-intake';
 import { type AgentDeps, driveRun } from './run-agent';
 import type { Trigger } from './types';
 
 export interface HandleEventsDeps extends AgentDeps {
+  /** The policy hooks, plus recording facts read from inbound data (the leads email's fields). */
+  policy?: AgentDeps['policy'] & Partial<LeadFactRecorder>;
   directory?: ContactDirectory;
   decide(input: DecideApprovalInput): Promise<PendingAction>;
 }
@@ -189,6 +192,26 @@ async function inboundEmail(
     author: name,
   }));
   const trigger: Trigger = { kind: 'inbound_email', email: e, count: events.length };
+  const recorder =
+    deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
+  if (e.source === 'leads' && recorder) {
+    // The lead's own claims become facts about the lead before triage asks the policy about them.
+    for (const ev of events) {
+      const r = await recordLeadFromEmail(recorder, {
+        conversationId: convId,
+        email: ev.payload,
+        timezone: deps.settings.timezone,
+        now: deps.clock(),
+      });
+      deps.log.info('lead.facts_recorded', {
+        conversationId: convId,
+        messageId: ev.payload.messageId,
+        recorded: r.recorded.length,
+        skipped: r.skipped,
+        focused: r.focused,
+      });
+    }
+  }
   return driveRun(deps, {
     conversation: { id: convId, create, inbound },
     trigger,

@@ -1,5 +1,5 @@
 import { createPolicyGuard, type PolicyRuntime, type Rulebase, runSeeds } from '../domain/policy';
-import type { FactStore } from '../ports/fact-store';
+import type { FactProvenance, FactStore, FactValue } from '../ports/fact-store';
 import type { Log } from '../ports/logger';
 import type { ToolGuard } from '../ports/tool-guard';
 import { askPolicy, setFocus } from '../tools/policy';
@@ -79,6 +79,35 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
       } catch (e) {
         opts.log.warn('policy.observe_failed', { tool, error: String(e) });
       }
+    },
+    /**
+     * Records base facts established outside any tool call — the fields the lead-email parser read — with
+     * their source. Facts about predicates the team's rulebase does not declare (the shipped leads rules do not
+     * use the move-in date or the budget) are skipped and named, not an error: the rulebase decides what the
+     * policy reasons about, and a team that adds `base budget(Lead, Amount).` gets the budget recorded.
+     */
+    async recordFacts(
+      conversationId: string,
+      facts: Array<{ predicate: string; args: FactValue[] }>,
+      provenance: FactProvenance,
+      now: Date,
+    ): Promise<{ recorded: string[]; skipped: string[] }> {
+      const rt = runtimeFor(conversationId, now);
+      const known = facts.filter(
+        (f) => rt.rulebase.basePreds.has(f.predicate) && rt.rulebase.arity.get(f.predicate) === f.args.length,
+      );
+      const stored = known.length ? await rt.recordFacts(known, provenance, now) : [];
+      return {
+        recorded: stored.map((f) => `${f.predicate}(${f.args.join(', ')})`),
+        skipped: facts.filter((f) => !known.includes(f)).map((f) => f.predicate),
+      };
+    },
+    /** Points a context variable at an entity; false when the team's rulebase does not declare it. */
+    async setFocus(conversationId: string, name: string, value: FactValue, now: Date): Promise<boolean> {
+      const rt = runtimeFor(conversationId, now);
+      if (!rt.rulebase.contexts.has(name)) return false;
+      await rt.setFocus(name, value, { now, timezone: opts.timezone });
+      return true;
     },
     async summary(conversationId: string, now: Date) {
       try {

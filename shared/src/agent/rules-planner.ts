@@ -1,4 +1,5 @@
 import { extractDayRange, extractEmails, extractPhones, extractTime } from '../domain/extract';
+import { triageLead } from './lead-triage';
 import type { Observation, Plan, PlannerInput, Trigger } from './types';
 
 /**
@@ -107,6 +108,8 @@ const AUTOMATED = /(no-?reply|notifications?|mailer-daemon|newsletter|donotreply
 
 function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_email' }>): Plan {
   const e = t.email;
+  // Listing sites often send leads from no-reply addresses with the lead's own address inside.
+  if (e.source === 'leads') return triageLead(input, t);
   if (AUTOMATED.test(e.from)) return { kind: 'no_action', reason: `automated email from ${e.from}` };
   const obs = input.observations;
   const address = extractEmails(e.from)[0] ?? e.from;
@@ -125,10 +128,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
   }
   const send = find(obs, 'send_email');
   if (!send) {
-    const body =
-      e.source === 'leads'
-        ? `Hi ${firstName(name)},\n\nThank you for your interest in our rental. To get you set up for a showing, could you tell us your approximate credit score, your move-in date, and whether you have any pets?\n\nBest regards,\nThe leasing team`
-        : `Hi ${firstName(name)},\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`;
+    const body = `Hi ${firstName(name)},\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`;
     return {
       kind: 'calls',
       calls: [
@@ -141,7 +141,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
             threadId: e.threadId,
             ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
           },
-          reason: e.source === 'leads' ? 'Reply to a new rental lead' : `Acknowledge ${name}'s email`,
+          reason: `Acknowledge ${name}'s email`,
         },
       ],
     };

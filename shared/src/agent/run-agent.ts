@@ -15,6 +15,7 @@ import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
 import type { ToolRegistry } from '../tools/registry';
 import { capOutput } from '../tools/tool';
+import { cardPolicy } from './card-policy';
 import { claudePlan, type Round } from './claude-planner';
 import { DurableRun } from './durable-run';
 import { executeApprovedAction } from './execute-action';
@@ -505,10 +506,7 @@ class RunContext {
           ? `${call.reason}. Blocked until a person answers: ${verdict.missing?.questions.join(' ')}`
           : call.reason,
         review: { plan: review },
-        policy: {
-          why: verdict.why ?? [verdict.reason],
-          ...(verdict.missing ? { missing: verdict.missing } : {}),
-        },
+        policy: cardPolicy(origin === 'planner' ? call.policy : undefined, verdict),
         createdAt: at,
         updatedAt: at,
         version: 0,

@@ -19,6 +19,14 @@ export interface PlannedCall {
   reason: string;
   /** The model's tool_use id, so the result goes back to the right block. */
   toolUseId?: string;
+  /** The policy answer this call rests on, shown on its approval card (rules planner only; see card-policy.ts). */
+  policy?: PolicyBasis;
+}
+
+/** Derivation lines from an `ask_policy` answer, and what it still needs, as the approval card shows them. */
+export interface PolicyBasis {
+  why: string[];
+  missing?: { tools: string[]; questions: string[] };
 }
 
 export type Plan =
