@@ -1,7 +1,6 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 import twilio from 'twilio';
-import { z } from 'zod';
-import { type AppError, describeZodIssues, isAppError, UpstreamError, ValidationError } from '../errors';
+import { type AppError, isAppError, UpstreamError, ValidationError } from '../errors';
 
 /**
  * Pages the on-call person through Twilio: an SMS and a voice call that reads the alert out with TwiML
