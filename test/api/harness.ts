@@ -1,4 +1,4 @@
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { createApp } from '../../functions/api/app';
 import { generateDevKeyPair } from '../../scripts/local/dev-auth';
 import { ensureQueues } from '../../scripts/local/queues';
@@ -95,7 +95,13 @@ export async function startApiHarness(
         new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
       );
       if (!r.Messages?.length) return out;
-      for (const m of r.Messages) out.push(eventEnvelope.parse(JSON.parse(m.Body ?? '{}')));
+      for (const m of r.Messages) {
+        out.push(eventEnvelope.parse(JSON.parse(m.Body ?? '{}')));
+        // Consumed: a message left behind would come back after its visibility timeout into a later test.
+        await sqsClient.send(
+          new DeleteMessageCommand({ QueueUrl: queues.queueUrl, ReceiptHandle: m.ReceiptHandle }),
+        );
+      }
     }
   }
 

@@ -7,6 +7,9 @@ import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 
+/** An APPROVED card still not executing after this long was stranded by a crash before its enqueue. */
+const STRANDED_MS = 60_000;
+
 export interface DecideApprovalDeps {
   actions: ActionStore;
   conversations: ConversationStore;
@@ -43,9 +46,14 @@ export async function decideApproval(
   const action = await deps.actions.get(input.conversationId, input.actionId);
   if (!action) throw new NotFoundError(`No action ${input.actionId} in conversation ${input.conversationId}`);
   if (action.status !== 'PENDING') {
-    // Approved but never picked up (a crash between the decision and the enqueue): nudge the run again.
+    // Approved a while ago but never picked up (a crash between the decision and the enqueue): nudge the
+    // run again. Not on a fresh conflict: that is just the other person of a simultaneous double press.
     // The worker resumes a run idempotently, so a spare nudge is harmless.
-    if (action.status === 'APPROVED') await enqueueResume(deps, action, deps.clock().toISOString());
+    const now = deps.clock();
+    const stranded =
+      action.status === 'APPROVED' &&
+      now.getTime() - Date.parse(action.decidedAt ?? action.updatedAt) > STRANDED_MS;
+    if (stranded) await enqueueResume(deps, action, now.toISOString());
     throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
   }
   const at = deps.clock().toISOString();
