@@ -49,7 +49,12 @@ export function composeRawEmail(input: {
   msg.setSubject(input.subject);
   msg.setHeader('Message-ID', `<${randomBytes(12).toString('hex')}@mail.example>`);
   msg.setHeader('Date', (input.date ?? new Date()).toUTCString());
-  msg.addMessage({ contentType: 'text/plain', data: input.text });
+  // base64, so a non-ASCII body is not sent as mislabelled "7bit" text.
+  msg.addMessage({
+    contentType: 'text/plain',
+    data: Buffer.from(input.text, 'utf8').toString('base64'),
+    encoding: 'base64',
+  });
   return msg.asRaw();
 }
 
@@ -77,6 +82,8 @@ export async function insertEmail(runtime: LocalRuntime, input: SimulateEmailInp
   const raw = composeRawEmail({ ...parsed.data, to: parsed.data.to ?? mailbox });
   let data: unknown;
   try {
+    // `raw` in the JSON body, not `media`: the client builds the /upload/ URL from a per-call rootUrl only,
+    // so a media upload here would bypass the emulator and go to gmail.googleapis.com.
     const res = await client.users.messages.insert({
       userId: 'me',
       // As delivered mail: stamped with the time it arrived, unread in the inbox.

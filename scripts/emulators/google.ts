@@ -19,6 +19,7 @@ import {
   parseMime,
   stripHtml,
 } from './google/mime';
+import { readUpload } from './google/upload';
 import { TEAM_DOMAIN } from './seed/demo-team';
 import { buildGoogleSeed, DRIVE_MIME, type GoogleSeed, type SeedEvent } from './seed/google-data';
 
@@ -183,7 +184,17 @@ export interface GoogleEmulatorState {
   /** Makes `messages.send` replace the client's Message-ID with its own, to test reconciliation fallbacks. */
   replaceSentMessageIds(on: boolean): void;
   readonly tokensIssued: number;
-  readonly requests: { method: string; path: string; status: number }[];
+  readonly requests: RequestRecord[];
+}
+
+/** One request as the emulator saw it, for asserting what a client library actually sends. */
+export interface RequestRecord {
+  method: string;
+  path: string;
+  status: number;
+  /** The query string with its `?`, or ''. */
+  search: string;
+  contentType?: string;
 }
 
 export interface GoogleEmulator {
@@ -219,6 +230,7 @@ const DEFAULT_DELEGATED_SCOPES = [
   'https://www.googleapis.com/auth/gmail.modify',
   'https://www.googleapis.com/auth/gmail.readonly',
   'https://www.googleapis.com/auth/gmail.send',
+  'https://www.googleapis.com/auth/gmail.insert',
   'https://www.googleapis.com/auth/calendar',
   'https://www.googleapis.com/auth/calendar.events',
   'https://www.googleapis.com/auth/calendar.readonly',
@@ -242,6 +254,30 @@ function newGmailId(): string {
   return randomBytes(8).toString('hex');
 }
 
+/** `users.messages.insert` in both forms: the JSON call and the media-upload one. */
+const GMAIL_INSERT_PATH = /^\/(upload\/)?gmail\/v1\/users\/[^/]+\/messages$/;
+
+/** Gmail's system label ids; user labels are `Label_<n>`. Anything else is refused, as Gmail does. */
+const GMAIL_SYSTEM_LABELS = new Set([
+  'INBOX',
+  'SPAM',
+  'TRASH',
+  'UNREAD',
+  'STARRED',
+  'IMPORTANT',
+  'SENT',
+  'DRAFT',
+  'CHAT',
+  'CATEGORY_PERSONAL',
+  'CATEGORY_SOCIAL',
+  'CATEGORY_PROMOTIONS',
+  'CATEGORY_UPDATES',
+  'CATEGORY_FORUMS',
+]);
+
+/** What `state.deliverEmail` and `messages.insert` without `labelIds` file mail under: unread in the inbox. */
+const DELIVERED_LABELS = ['INBOX', 'UNREAD', 'CATEGORY_PERSONAL'];
+
 /** Calendar event ids: base32hex characters (a–v, 0–9), 5 to 1024 long (Calendar API reference, Event.id). */
 const EVENT_ID_RE = /^[a-v0-9]{5,1024}$/;
 
@@ -255,13 +291,15 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
   let tokensIssued = 0;
   let replaceMessageIds = false;
   const overrides: Override[] = [];
-  const requests: { method: string; path: string; status: number }[] = [];
+  const requests: RequestRecord[] = [];
   const mailboxes = new Map<string, MailboxState>();
   const sent = new Map<string, SentRecord[]>();
   const calendars = new Map<string, CalendarState>();
   const files = new Map<string, DriveFile>();
   const defaultTz = seed?.timezone ?? 'America/New_York';
-  const domain = (seed?.mailbox ?? `office@${TEAM_DOMAIN}`).split('@')[1] ?? TEAM_DOMAIN;
+  /** The shared inbox (the delegation subject); with `seed: false` still the team's, only empty. */
+  const defaultMailbox = seed?.mailbox ?? `office@${TEAM_DOMAIN}`;
+  const domain = defaultMailbox.split('@')[1] ?? TEAM_DOMAIN;
 
   const mailboxFor = (address: string): MailboxState => {
     const key = address.toLowerCase();
@@ -381,19 +419,22 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
 
   app.use('*', async (c, next) => {
     const path = c.req.path;
+    const search = new URL(c.req.url).search;
+    const contentType = c.req.header('content-type');
+    const seen = { method: c.req.method, path, search, ...(contentType ? { contentType } : {}) };
     // Prefixes match the path plus query string, so a test can target e.g. `…/files/ID?alt=media`.
-    const target = path + new URL(c.req.url).search;
+    const target = path + search;
     const o = overrides.find((x) => target.startsWith(x.prefix));
     if (o) {
       o.remaining -= 1;
       if (o.remaining <= 0) overrides.splice(overrides.indexOf(o), 1);
-      requests.push({ method: c.req.method, path, status: o.status });
+      requests.push({ ...seen, status: o.status });
       const headers = { 'content-type': 'application/json; charset=UTF-8', ...o.headers };
       const body = o.body ?? JSON.stringify(googleError(o.status));
       return new Response(body, { status: o.status, headers });
     }
     await next();
-    requests.push({ method: c.req.method, path, status: c.res.status });
+    requests.push({ ...seen, status: c.res.status });
   });
 
   app.post('/token', async (c) => {
@@ -457,7 +498,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
 
   type Family = 'gmail' | 'calendar' | 'drive' | 'docs' | 'sheets';
   const familyOf = (path: string): Family | undefined =>
-    path.startsWith('/gmail/')
+    path.startsWith('/gmail/') || path.startsWith('/upload/gmail/')
       ? 'gmail'
       : path.startsWith('/calendar/')
         ? 'calendar'
@@ -474,6 +515,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       if (family === 'gmail') {
         if (s === 'https://mail.google.com/' || name === 'gmail.modify') return true;
         if (!write) return name === 'gmail.readonly';
+        if (name === 'gmail.insert') return GMAIL_INSERT_PATH.test(path);
         return name === 'gmail.send' && path.endsWith('/messages/send');
       }
       if (family === 'calendar')
@@ -592,6 +634,29 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     return { ...base, payload: m.payload };
   };
 
+  /**
+   * Gmail keeps a message in the requested thread only when the thread exists, References or In-Reply-To
+   * names a message in it, and the subjects match (Gmail API guide, "Managing threads"); otherwise the
+   * message starts a thread of its own.
+   */
+  const threadFor = (mb: MailboxState, requestedThreadId: string | undefined, headers: Header[]) => {
+    if (!requestedThreadId) return undefined;
+    const h = (n: string) => headerValue(headers, n) ?? '';
+    const normalize = (s: string) =>
+      s
+        .replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '')
+        .trim()
+        .toLowerCase();
+    const inThread = [...mb.messages.values()].filter((m) => m.threadId === requestedThreadId);
+    const referenced = `${h('References')} ${h('In-Reply-To')}`
+      .split(/\s+/)
+      .map((x) => x.replace(/^<|>$/g, '').toLowerCase())
+      .filter(Boolean);
+    const linked = inThread.some((m) => referenced.includes(m.index.messageId));
+    const sameSubject = inThread.some((m) => normalize(m.index.subject) === normalize(h('Subject')));
+    return inThread.length && linked && sameSubject ? requestedThreadId : undefined;
+  };
+
   const findMessage = (mb: MailboxState, id: string) => {
     const m = mb.messages.get(id);
     if (!m) throw new ApiError(404);
@@ -613,24 +678,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     const to = h('To');
     if (!to && !h('Cc') && !h('Bcc')) throw new ApiError(400, 'Invalid To header', 'invalidArgument');
     const requestedThreadId = typeof body.threadId === 'string' ? body.threadId : undefined;
-    // Gmail keeps a sent message in the requested thread only when the thread exists, References or
-    // In-Reply-To names a message in it, and the subjects match (Gmail API guide, "Managing threads").
-    const normalize = (s: string) =>
-      s
-        .replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '')
-        .trim()
-        .toLowerCase();
-    let threadId: string | undefined;
-    if (requestedThreadId) {
-      const inThread = [...mb.messages.values()].filter((m) => m.threadId === requestedThreadId);
-      const referenced = `${h('References')} ${h('In-Reply-To')}`
-        .split(/\s+/)
-        .map((x) => x.replace(/^<|>$/g, '').toLowerCase())
-        .filter(Boolean);
-      const linked = inThread.some((m) => referenced.includes(m.index.messageId));
-      const sameSubject = inThread.some((m) => normalize(m.index.subject) === normalize(h('Subject')));
-      if (inThread.length && linked && sameSubject) threadId = requestedThreadId;
-    }
+    const threadId = threadFor(mb, requestedThreadId, parsed.headers);
     let rawToStore = raw;
     if (!h('Message-ID') || replaceMessageIds) {
       const own = `Message-ID: <${randomBytes(12).toString('hex')}@mail.gmail.com>`;
@@ -659,6 +707,97 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     });
     sent.set(mb.address, list);
     return c.json(summary(m));
+  });
+
+  /**
+   * `users.messages.insert`: files a message straight into the mailbox (like IMAP APPEND) without sending
+   * it — how mail "arrives" for the local stack. Stored exactly as `state.deliverEmail` stores mail: a
+   * `messagesAdded` history record, labels, search index, thread.
+   */
+  const insertMessage = (
+    c: Context,
+    mb: MailboxState,
+    input: { raw: Buffer; labelIds: unknown; threadId: unknown },
+  ) => {
+    const raw = input.raw.toString('utf8');
+    const parsed = parseMime(raw);
+    if (!parsed.headers.length)
+      throw new ApiError(400, 'Invalid RFC 822 message: no header fields.', 'invalidArgument');
+    if (input.labelIds !== undefined && !Array.isArray(input.labelIds))
+      throw new ApiError(400, "Invalid value at 'message.label_ids'", 'invalidArgument');
+    const labelIds = (input.labelIds as unknown[] | undefined) ?? DELIVERED_LABELS;
+    for (const l of labelIds) {
+      if (typeof l !== 'string' || !(GMAIL_SYSTEM_LABELS.has(l) || /^Label_\d+$/.test(l)))
+        throw new ApiError(400, `Invalid label: ${String(l)}`, 'invalidArgument');
+    }
+    if (input.threadId !== undefined && typeof input.threadId !== 'string')
+      throw new ApiError(400, "Invalid value at 'message.thread_id'", 'invalidArgument');
+    if (query(c, 'deleted') === 'true')
+      throw new ApiError(
+        400,
+        'deleted=true (Vault-only messages) is not supported by this emulator.',
+        'invalidArgument',
+      );
+    const source = query(c, 'internalDateSource') ?? 'receivedTime';
+    if (source !== 'receivedTime' && source !== 'dateHeader') {
+      throw new ApiError(
+        400,
+        `Invalid value at 'internal_date_source' (type.googleapis.com/google.apps.gmail.v1.InsertMessageRequest.InternalDateSource), "${source}"`,
+        'invalidArgument',
+      );
+    }
+    // dateHeader uses the Date header "when valid" (API reference); otherwise the time it was received.
+    const dated = Date.parse(headerValue(parsed.headers, 'Date') ?? '');
+    const internalDate = source === 'dateHeader' && Number.isFinite(dated) ? dated : Date.now();
+    const m = store(mb, {
+      threadId: threadFor(mb, input.threadId as string | undefined, parsed.headers),
+      labelIds: [...new Set(labelIds as string[])],
+      internalDate,
+      raw,
+    });
+    return c.json(summary(m));
+  };
+
+  app.post('/gmail/v1/users/:userId/messages', async (c) => {
+    const mb = userMailbox(c);
+    const body = await jsonBody(c);
+    if (typeof body.raw !== 'string' || body.raw === '')
+      throw new ApiError(
+        400,
+        "'raw' RFC822 payload message string or uploading message via /upload/* URL required",
+        'invalidArgument',
+      );
+    // proto3 JSON bytes: base64 in either alphabet, padding optional.
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(body.raw) || body.raw.replace(/=+$/, '').length % 4 === 1) {
+      throw new ApiError(
+        400,
+        `Invalid value at 'message.raw' (TYPE_BYTES), Base64 decoding failed for "${body.raw.slice(0, 40)}"`,
+        'invalidArgument',
+      );
+    }
+    return insertMessage(c, mb, {
+      raw: Buffer.from(body.raw, 'base64url'),
+      labelIds: body.labelIds,
+      threadId: body.threadId,
+    });
+  });
+
+  // The same method through the upload protocol: what the googleapis client sends when given `media`.
+  app.post('/upload/gmail/v1/users/:userId/messages', async (c) => {
+    const mb = userMailbox(c);
+    const upload = readUpload(
+      query(c, 'uploadType'),
+      c.req.header('content-type') ?? '',
+      Buffer.from(await c.req.arrayBuffer()),
+      (type) => type.startsWith('message/'),
+      'message/*',
+    );
+    if (!upload.media.length) throw new ApiError(400, 'Media message is empty.', 'invalidArgument');
+    return insertMessage(c, mb, {
+      raw: upload.media,
+      labelIds: upload.metadata.labelIds,
+      threadId: upload.metadata.threadId,
+    });
   });
 
   app.get('/gmail/v1/users/:userId/messages/:messageId/attachments/:id', (c) => {
@@ -1035,11 +1174,11 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       });
     },
     deliverEmail(input) {
-      const mb = mailboxFor(input.mailbox ?? seed?.mailbox ?? `office@${domain}`);
+      const mb = mailboxFor(input.mailbox ?? defaultMailbox);
       const internalDate = input.internalDate ?? Date.now();
       const m = store(mb, {
         threadId: input.threadId,
-        labelIds: input.labelIds ?? ['INBOX', 'UNREAD', 'CATEGORY_PERSONAL'],
+        labelIds: input.labelIds ?? DELIVERED_LABELS,
         internalDate,
         raw: composeRaw({
           from: input.from,
@@ -1056,14 +1195,14 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       return { id: m.id, threadId: m.threadId };
     },
     sent(mailbox) {
-      return [...(sent.get((mailbox ?? seed?.mailbox ?? '').toLowerCase()) ?? [])];
+      return [...(sent.get((mailbox ?? defaultMailbox).toLowerCase()) ?? [])];
     },
     message(id, mailbox) {
-      const m = mailboxFor(mailbox ?? seed?.mailbox ?? '').messages.get(id);
+      const m = mailboxFor(mailbox ?? defaultMailbox).messages.get(id);
       return m ? summary(m) : undefined;
     },
     events(calendarId) {
-      return [...calendarFor(calendarId ?? seed?.mailbox ?? '').events.values()];
+      return [...calendarFor(calendarId ?? defaultMailbox).events.values()];
     },
     revokeTokens() {
       tokens.clear();
@@ -1082,13 +1221,13 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     tokenUrl,
     serviceAccount,
     serviceAccountJson: JSON.stringify(serviceAccount),
-    mailbox: seed?.mailbox ?? `office@${domain}`,
+    mailbox: defaultMailbox,
     timezone: defaultTz,
     env: {
       GOOGLE_API_BASE: `${url}/`,
       GOOGLE_TOKEN_URL: tokenUrl,
       GOOGLE_SERVICE_ACCOUNT_JSON: JSON.stringify(serviceAccount),
-      GOOGLE_IMPERSONATE_USER: seed?.mailbox ?? `office@${domain}`,
+      GOOGLE_IMPERSONATE_USER: defaultMailbox,
     },
     state,
     async stop() {
