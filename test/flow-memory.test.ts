@@ -39,10 +39,16 @@ test('"remember that …" becomes a pushed commit and part of the next run\'s co
   expect(reply).toMatch(/^Noted/);
 
   const url = stack.env.MEMORY_GIT_URL as string;
-  const clone = mkdtempSync(join(tmpdir(), 'memory-check-'));
-  // Async on purpose: the git server runs in this process, so a blocking child would deadlock it.
+  // The reply is written before the turn's commit is pushed (the push ends the turn), so wait for it.
   const git = promisify(execFile);
-  await git('git', ['clone', '--quiet', url, clone]);
+  let clone = '';
+  for (const until = Date.now() + 30_000; ; ) {
+    clone = mkdtempSync(join(tmpdir(), 'memory-check-'));
+    // Async on purpose: the git server runs in this process, so a blocking child would deadlock it.
+    await git('git', ['clone', '--quiet', url, clone]);
+    if (readFileSync(join(clone, 'MEMORY.md'), 'utf8').includes(fact) || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
   expect(readFileSync(join(clone, 'MEMORY.md'), 'utf8')).toContain(fact);
   const log = (await git('git', ['-C', clone, 'log', '--format=%an|%B', '-n', '5'])).stdout;
   expect(log).toContain('Switchboard|');
