@@ -47,7 +47,11 @@ interface Triaged {
 /** One leads email through intake → planner round 1 (lookup + policy) → planner round 2 (the draft). */
 async function triage(
   email: EmailReceived,
-  opts: { tools?: string[]; contacts?: Array<{ name: string }>; askFails?: boolean } = {},
+  opts: {
+    tools?: string[];
+    contacts?: Array<{ name: string; emails: string[] }>;
+    askFails?: boolean;
+  } = {},
 ): Promise<Triaged> {
   const facts = new InMemoryFactStore();
   const policy = conversationPolicy({
@@ -116,11 +120,16 @@ describe('leads email → policy → draft', () => {
       calls: [
         {
           name: 'search_contacts',
-          args: { query: 'ana.ruiz@mail.example', limit: 1 },
+          args: { query: 'ana.ruiz@mail.example', limit: 3 },
           reason: 'Identify the lead',
         },
         { name: 'ask_policy', args: { query: QUALIFIED_QUERY }, reason: 'Does the lead qualify?' },
         { name: 'ask_policy', args: { query: DISQUALIFIED_QUERY }, reason: 'If not, why not?' },
+        ...['credit_ok(lead_of_interest)', 'pets_ok(lead_of_interest)'].map((query) => ({
+          name: 'ask_policy',
+          args: { query },
+          reason: 'Every open question of the qualification',
+        })),
         ...['credit_score(lead_of_interest, Score)', 'pet(lead_of_interest, Kind)'].map((query) => ({
           name: 'ask_policy',
           args: { query },
@@ -136,7 +145,7 @@ describe('leads email → policy → draft', () => {
     );
     expect(t.send?.args).toMatchObject({
       to: 'ana.ruiz@mail.example',
-      subject: 'Your inquiry about 48 Elm Ave #3',
+      subject: 'Re: New lead: Ana Ruiz is interested in 48 Elm Ave #3',
       threadId: expect.stringMatching(/^th_/),
       inReplyTo: expect.stringMatching(/^<lead-/),
     });
@@ -235,6 +244,23 @@ describe('leads email → policy → draft', () => {
     ]);
   });
 
+  test('every open question at once: the lead is asked for theirs, the team sees its own on the same card', async () => {
+    const t = await triage(leadEmail('Email: ana.ruiz@mail.example\nWe have a snake.'));
+    expect(body(t.send)).toContain('could you tell us:\n\n- your approximate credit score\n\nBest regards');
+    expect(t.send?.reason).toMatch(/\(credit_score\); the team must also answer the questions below/);
+    expect(t.send?.policy?.missing?.questions).toEqual([
+      "What is ana.ruiz@mail.example's credit score?",
+      'ana.ruiz@mail.example has a snake. Is that pet acceptable?',
+    ]);
+    const review = await triage(
+      leadEmail('Email: ana.ruiz@mail.example\nCredit score: 640. We have a rabbit.'),
+    );
+    expect(review.send?.policy?.missing?.questions).toEqual([
+      "ana.ruiz@mail.example's credit score is between 600 and 669. Having reviewed the application, do you accept it?",
+      'ana.ruiz@mail.example has a rabbit. Is that pet acceptable?',
+    ]);
+  });
+
   test('only the pets missing: only the pets are asked', async () => {
     const t = await triage(leadEmail('Email: ana.ruiz@mail.example\nMy credit score is 700.'));
     expect(body(t.send)).toContain('- whether you have any pets');
@@ -247,11 +273,18 @@ describe('leads email → policy → draft', () => {
     ]);
   });
 
-  test('a known contact is greeted by their contact name', async () => {
+  test('a known contact is greeted by their contact name; a fuzzy match of another address is not the lead', async () => {
     const t = await triage(leadEmail('Email: tom.becker@mail.example\nCredit score: 700. Pets: none.'), {
-      contacts: [{ name: 'Tom Becker' }],
+      contacts: [
+        { name: 'Maria Lopez', emails: ['maria.lopez@mail.example'] },
+        { name: 'Tom Becker', emails: ['Tom.Becker@mail.example'] },
+      ],
     });
     expect(body(t.send)).toMatch(/^Hi Tom,/);
+    const fuzzy = await triage(leadEmail('Email: ana.ruiz@mail.example\nCredit score: 700. Pets: none.'), {
+      contacts: [{ name: 'Maria Lopez', emails: ['maria.lopez@mail.example'] }],
+    });
+    expect(body(fuzzy.send)).toMatch(/^Hi Ana,/);
   });
 
   test('a service animal is not recorded as a pet and the card says a person should handle it', async () => {

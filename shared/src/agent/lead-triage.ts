@@ -17,10 +17,12 @@ import type { Observation, Plan, PlannedCall, PlannerInput, PolicyBasis, Trigger
 export const QUALIFIED_QUERY = 'qualified_lead(lead_of_interest)';
 export const DISQUALIFIED_QUERY = 'disqualified(lead_of_interest, Reason)';
 
+/** The parts of `qualified_lead` in the shipped rules; a team rulebase without them just answers less. */
+const PARTS = ['credit_ok(lead_of_interest)', 'pets_ok(lead_of_interest)'];
+
 /**
  * Askable predicates the lead can answer themselves (the policy's other questions are for the team), with the
- * query that shows whether the email established them. The solver stops at the first open question, so when
- * the lead must be asked, these say everything else the lead could tell us — one email, not one per question.
+ * query whose derivation shows what the email established about them.
  */
 const ASK_THE_LEAD: Record<string, { query: string; ask: string }> = {
   credit_score: { query: 'credit_score(lead_of_interest, Score)', ask: 'your approximate credit score' },
@@ -100,29 +102,37 @@ export function leadVerdict(obs: Observation[]): Verdict {
       basis: { why: [`Policy answer: ${q.summary ?? `${QUALIFIED_QUERY} does not hold`}`] },
     };
   }
-  const questions = q.missing?.questions ?? [];
-  const missing = {
-    tools: [...(q.missing?.tools ?? []), ...(q.missing?.focus ?? []).map((f) => `set_focus(name: ${f})`)],
-    questions: questions.map((x) => x.ask),
-  };
-  if (q.status === 'blocked' && (missing.questions.length || missing.tools.length)) {
+  if (q.status === 'blocked') {
+    // The solver stops at the first open question; the qualification's parts name every other one, so the
+    // lead is asked once for everything and the team sees all of its open questions on the one card.
+    const blocked = [q, ...PARTS.map((g) => answerOf(asked(obs, g)))].filter(
+      (a): a is PolicyAnswer => a?.status === 'blocked',
+    );
+    const questions = [
+      ...new Map(blocked.flatMap((a) => a.missing?.questions ?? []).map((x) => [x.ask, x])).values(),
+    ];
+    const missing = {
+      tools: [
+        ...new Set(
+          blocked.flatMap((a) => [
+            ...(a.missing?.tools ?? []),
+            ...(a.missing?.focus ?? []).map((f) => `set_focus(name: ${f})`),
+          ]),
+        ),
+      ],
+      questions: questions.map((x) => x.ask),
+    };
     const pred = (x: { recordAs: string }) => x.recordAs.split('(')[0]?.trim() ?? '';
     const forLead = new Set(questions.map(pred).filter((p) => p in ASK_THE_LEAD));
-    const established: string[] = [];
-    const askingLead = forLead.size > 0;
-    for (const [p, { query }] of Object.entries(ASK_THE_LEAD)) {
+    const established = Object.values(ASK_THE_LEAD).flatMap(({ query }) => {
       const a = answerOf(asked(obs, query));
-      if (a?.status === 'proved') established.push(...(a.answers ?? []).flatMap((x) => indent(x.why)));
-      else if (askingLead && a?.status === 'blocked' && !forLead.has(p)) {
-        forLead.add(p);
-        missing.questions.push(...(a.missing?.questions ?? []).map((x) => x.ask));
-      }
-    }
+      return a?.status === 'proved' ? (a.answers ?? []).flatMap((x) => indent(x.why)) : [];
+    });
     return {
       kind: 'needs',
       forLead: Object.keys(ASK_THE_LEAD).filter((p) => forLead.has(p)),
       forTeam: questions.filter((x) => !(pred(x) in ASK_THE_LEAD)).map((x) => x.ask),
-      summary: `undecided — needs ${missing.questions.join(' ') || missing.tools.join(', ')}`,
+      summary: `undecided — needs ${missing.questions.join(' ') || missing.tools.join(', ') || 'more facts'}`,
       basis: {
         why: [
           `Policy answer: ${q.summary ?? `${QUALIFIED_QUERY} cannot be decided yet`}`,
@@ -197,12 +207,17 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
   const lookup = last(obs, 'search_contacts');
   if (!lookup) {
     const calls: PlannedCall[] = [
-      { name: 'search_contacts', args: { query: lead.email, limit: 1 }, reason: 'Identify the lead' },
+      { name: 'search_contacts', args: { query: lead.email, limit: 3 }, reason: 'Identify the lead' },
     ];
     if (input.hasTool('ask_policy')) {
       calls.push(
         { name: 'ask_policy', args: { query: QUALIFIED_QUERY }, reason: 'Does the lead qualify?' },
         { name: 'ask_policy', args: { query: DISQUALIFIED_QUERY }, reason: 'If not, why not?' },
+        ...PARTS.map((query) => ({
+          name: 'ask_policy',
+          args: { query },
+          reason: 'Every open question of the qualification',
+        })),
         ...Object.values(ASK_THE_LEAD).map((a) => ({
           name: 'ask_policy',
           args: { query: a.query },
@@ -212,7 +227,10 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
     }
     return { kind: 'calls', calls };
   }
-  const contact = (lookup.result as { contacts?: Array<{ name?: string }> } | undefined)?.contacts?.[0];
+  // The contact search is fuzzy ("ana.ruiz@…" finds maria.lopez@…): only a contact with this very address is the lead.
+  const contact = (
+    lookup.result as { contacts?: Array<{ name?: string; emails?: string[] }> } | undefined
+  )?.contacts?.find((c) => c.emails?.some((a) => a.toLowerCase() === lead.email));
   const name = contact?.name ?? lead.name;
   const who = name ? `${name} (${lead.email})` : lead.email;
   const verdict = leadVerdict(obs);
@@ -233,8 +251,6 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
   }
   const send = last(obs, 'send_email');
   if (!send) {
-    // A listing site relays the lead: its notification's subject is not one to answer the lead with.
-    const relayed = !e.from.toLowerCase().includes(lead.email);
     const { body, reason } = draft(verdict, lead, name?.split(/\s+/)[0] ?? 'there', input.timezone);
     return {
       kind: 'calls',
@@ -243,11 +259,9 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
           name: 'send_email',
           args: {
             to: lead.email,
-            subject: relayed
-              ? `Your inquiry about ${lead.property ?? 'our rental'}`
-              : e.subject.toLowerCase().startsWith('re:')
-                ? e.subject
-                : `Re: ${e.subject}`,
+            // The listing's own subject keeps the reply in its thread (Gmail threads by subject and
+            // References), so the lead's answer lands in this conversation, next to the facts recorded here.
+            subject: e.subject.toLowerCase().startsWith('re:') ? e.subject : `Re: ${e.subject}`,
             body,
             threadId: e.threadId,
             ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
