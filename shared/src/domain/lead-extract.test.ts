@@ -55,6 +55,20 @@ const ROWS: Row[] = [
     },
   ],
   [
+    'the README example: fields in one sentence-separated line',
+    {
+      subject: 'New lead: Ana Ruiz is interested in 48 Elm Ave #3',
+      text: 'Email: ana.ruiz@mail.example. Credit score: 640. Pets: a rabbit.',
+    },
+    {
+      id: 'ana.ruiz@mail.example',
+      name: 'Ana Ruiz',
+      property: '48 Elm Ave #3',
+      creditScore: 640,
+      pets: ['rabbit'],
+    },
+  ],
+  [
     'a person writing directly, in prose',
     {
       from: 'Priya Nair <priya.nair@mail.example>',
@@ -87,6 +101,15 @@ const ROWS: Row[] = [
       text: 'Email: sam.lee@mail.example\nWe have no dogs, just a parrot. Credit: 690.',
     },
     { id: 'sam.lee@mail.example', name: 'Sam Lee', creditScore: 690, pets: ['bird'] },
+  ],
+  [
+    'a range is read at its low end; a negated dog next to a cat',
+    {
+      from: 'Lee Park <lee.park@mail.example>',
+      subject: 'Re: 2-bed',
+      text: "FICO: 680-720. I don't have a dog but I have a kitten. Can pay up to $2,300/month.",
+    },
+    { id: 'lee.park@mail.example', name: 'Lee Park', creditScore: 680, pets: ['cat'], budget: 2300 },
   ],
   [
     'several scores: the lowest counts',
