@@ -10,11 +10,12 @@ import {
   OriginRequestPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -68,6 +69,15 @@ export class StatelessStack extends Stack {
     };
 
     const api = make('Api', 'functions/api.ts', { memorySize: 1024 });
+    // The same app, response-streaming, for /api/chat: API Gateway would buffer the UI message stream.
+    const apiStream = make('ApiStream', 'functions/api-stream.ts', {
+      memorySize: 1024,
+      timeout: Duration.seconds(60),
+    });
+    const apiStreamUrl = apiStream.fn.addFunctionUrl({
+      authType: FunctionUrlAuthType.NONE,
+      invokeMode: InvokeMode.RESPONSE_STREAM,
+    });
     const webhook = make('OpenPhoneWebhook', 'functions/openphone-webhook.ts', {
       timeout: Duration.seconds(10),
     });
@@ -80,8 +90,8 @@ export class StatelessStack extends Stack {
       memorySize: 1536,
       reservedConcurrentExecutions: undefined,
     });
-    this.functions = { api, webhook, twilioStatus, emailPoll, worker };
-    for (const f of [api, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
+    this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker };
+    for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);
     worker.fn.addEventSource(
       new SqsEventSource(props.queue, {
@@ -142,7 +152,12 @@ export class StatelessStack extends Stack {
         origin: S3BucketOrigin.withOriginAccessControl(site),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       },
-      additionalBehaviors: { '/api/*': apiBehavior, '/webhooks/*': apiBehavior, '/health': apiBehavior },
+      additionalBehaviors: {
+        '/api/chat': { ...apiBehavior, origin: new FunctionUrlOrigin(apiStreamUrl) },
+        '/api/*': apiBehavior,
+        '/webhooks/*': apiBehavior,
+        '/health': apiBehavior,
+      },
       errorResponses: [{ httpStatus: 404, responseHttpStatus: 200, responsePagePath: '/index.html' }],
     });
     const webDist = join(ROOT, 'web', 'dist');

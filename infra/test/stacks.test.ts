@@ -47,13 +47,22 @@ describe('stateless stack', () => {
     const fns = stateless.findResources('AWS::Lambda::Function', {
       Properties: { Environment: { Variables: { STAGE: 'aws' } } },
     });
-    expect(Object.keys(fns).length).toBe(5);
+    expect(Object.keys(fns).length).toBe(6);
     for (const f of Object.values(fns)) {
       expect(f.Properties.Runtime).toBe('nodejs22.x');
       expect(f.Properties.Architectures).toEqual(['arm64']);
       expect(f.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
     stateless.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  test('/api/chat is served by a response-streaming function URL behind CloudFront', () => {
+    stateless.hasResourceProperties('AWS::Lambda::Url', { InvokeMode: 'RESPONSE_STREAM' });
+    stateless.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CacheBehaviors: Match.arrayWith([Match.objectLike({ PathPattern: '/api/chat' })]),
+      }),
+    });
   });
 
   test('the worker consumes the queue with partial batch failures', () => {

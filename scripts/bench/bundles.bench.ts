@@ -11,7 +11,7 @@ import { type BenchRow, percentile } from './types';
  * processes against an empty handler bundled the same way (SPEC §7: webhook < 300 KB, worker < 3 MB,
  * none > 5 MB, init ≤ 1.5× the empty handler).
  */
-const FUNCTIONS = ['openphone-webhook', 'twilio-status', 'email-poll', 'api', 'agent-worker'];
+const FUNCTIONS = ['openphone-webhook', 'twilio-status', 'email-poll', 'api', 'api-stream', 'agent-worker'];
 const TARGETS: Record<string, string> = { 'openphone-webhook': '< 300 KB', 'agent-worker': '< 3 MB' };
 
 export async function run(): Promise<BenchRow[]> {

@@ -1,18 +1,28 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { installLambdaStreamingGlobals, responseStreamFor } from './lambda-streaming';
 
 export type HttpHandler = (
   event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<APIGatewayProxyResultV2>;
 
+export type StreamingHandler = (
+  event: APIGatewayProxyEventV2,
+  responseStream: Writable,
+  context: Context,
+) => Promise<void>;
+
 export interface Route {
   method: string | '*';
   /** Exact path or a prefix ending in `*` (`/api/*`). */
   path: string;
   handler: () => Promise<HttpHandler>;
+  /** A response-streaming handler (Lambda function URL, RESPONSE_STREAM): the body is passed through live. */
+  streaming?: () => Promise<StreamingHandler>;
 }
 
 const MIME: Record<string, string> = {
@@ -129,6 +139,7 @@ function serveStatic(root: string, path: string, res: ServerResponse) {
  * same handler modules the CDK app deploys; other paths are the PWA's static files.
  */
 export function startGateway(opts: { port: number; routes: Route[]; staticRoot?: string }): Promise<Server> {
+  installLambdaStreamingGlobals();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -145,11 +156,14 @@ export function startGateway(opts: { port: number; routes: Route[]; staticRoot?:
           .end(JSON.stringify({ error: { code: 'not_found', message: `No route for ${method} ${path}` } }));
         return;
       }
+      const event = toApiGatewayEvent(req, body, `${route.method} ${route.path}`);
+      if (route.streaming) {
+        const streaming = await route.streaming();
+        await streaming(event, responseStreamFor(res), lambdaContext(route.path));
+        return;
+      }
       const handler = await route.handler();
-      const result = await handler(
-        toApiGatewayEvent(req, body, `${route.method} ${route.path}`),
-        lambdaContext(route.path),
-      );
+      const result = await handler(event, lambdaContext(route.path));
       writeResult(res, result);
     } catch (e) {
       // A handler that throws is what Lambda reports as a 502 from API Gateway.

@@ -11,7 +11,7 @@ import { SCHEDULES } from '../../shared/src/schedules';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
 import { type Emulators, localSecrets, startEmulators } from './emulators';
-import { type HttpHandler, type Route, startGateway } from './gateway';
+import { type HttpHandler, type Route, type StreamingHandler, startGateway } from './gateway';
 import { ensureQueues } from './queues';
 import { startScheduler } from './scheduler';
 import { startSqs } from './sqs';
@@ -129,6 +129,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         (await load()).handler as T;
     const routes: Route[] = [
       { method: '*', path: '/health', handler: fn<HttpHandler>(() => import('../../functions/api')) },
+      // As on AWS (function URL in RESPONSE_STREAM mode behind CloudFront): the chat stream is passed live.
+      {
+        method: 'POST',
+        path: '/api/chat',
+        handler: fn<HttpHandler>(() => import('../../functions/api')),
+        streaming: fn<StreamingHandler>(() => import('../../functions/api-stream')),
+      },
       { method: '*', path: '/api/*', handler: fn<HttpHandler>(() => import('../../functions/api')) },
       {
         method: 'POST',
