@@ -17,7 +17,8 @@ type ResponseStream = Writable & { setMetadata(meta: StreamMetadata): void };
 export function installLambdaStreamingGlobals() {
   // Other libraries (Powertools' invoke store) also hang things on `awslambda`: add to it, never replace it.
   const g = globalThis as { awslambda?: Record<string, unknown> };
-  const lambda = (g.awslambda ??= {});
+  g.awslambda ??= {};
+  const lambda = g.awslambda;
   lambda.streamifyResponse ??= <T extends (...args: never[]) => unknown>(fn: T) =>
     Object.assign(fn, { streaming: true });
   lambda.HttpResponseStream ??= {

@@ -239,9 +239,9 @@ async function pendingGate(
   via: GateChannel,
 ): Promise<AgentOutcome | undefined> {
   const run = await deps.runs.findActive(conversationId);
-  if (!run || run.status !== 'awaiting_approval' || !run.awaitingActionId) return undefined;
+  if (run?.status !== 'awaiting_approval' || !run.awaitingActionId) return undefined;
   const action = await deps.actions.get(conversationId, run.awaitingActionId);
-  if (!action || action.status !== 'PENDING') return undefined;
+  if (action?.status !== 'PENDING') return undefined;
   const decide = (input: Omit<DecideApprovalInput, 'conversationId' | 'actionId' | 'user'>) =>
     deps.decide({ ...input, conversationId, actionId: action.id, user: { id: user.id, email: user.email } });
   const edit = text.match(EDIT);
