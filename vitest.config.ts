@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/global-setup.ts'],
+    // expect.poll waits 1 s by default; a browser or worker on a loaded 2-core CI box can take longer.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });
