@@ -1,9 +1,10 @@
 import type { ToolGuard } from '../ports/tool-guard';
 
 /**
- * The guard used until a rulebase is loaded: reads and the assistant's own notes pass; every write needs
- * approval except two autonomy rules written here on purpose — replying to the team member who texted
- * (the recipient is bound by the system) and, unless configured otherwise, paging our own on-call person.
+ * A fixed guard for unit tests of the loop (production uses the policy engine, whose default rulebase
+ * encodes the same autonomy): reads and the assistant's own notes pass; every write needs approval except
+ * replying to the team member who texted (the recipient is bound by the system) and, unless configured
+ * otherwise, paging our own on-call person.
  */
 export function defaultGuard(opts: { escalationNeedsApproval: boolean }): ToolGuard {
   return {
