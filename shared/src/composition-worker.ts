@@ -33,7 +33,7 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
           countPendingApprovals: async () =>
             (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),
         },
-        { ...payload, preview: payload.preview ?? payload.body },
+        payload,
       );
       core.log.info('push.sent', { ...result });
     },
