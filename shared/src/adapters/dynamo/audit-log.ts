@@ -1,8 +1,8 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEvent } from '../../contracts/conversations';
 import { newId } from '../../ids';
 import type { AuditLog } from '../../ports/audit-log';
-import { type DynamoTable, stripKeys } from './base';
+import { type DynamoTable, queryAll } from './base';
 
 export function dynamoAuditLog(t: DynamoTable, clock: () => Date = () => new Date()): AuditLog {
   return {
@@ -18,20 +18,10 @@ export function dynamoAuditLog(t: DynamoTable, clock: () => Date = () => new Dat
       );
     },
     async list(c, opts) {
-      const out: AuditEvent[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const res = await t.doc.send(
-          new QueryCommand({
-            TableName: t.tableName,
-            KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)',
-            ExpressionAttributeValues: { ':p': `CONV#${c}`, ':a': 'AUDIT#' },
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const i of res.Items ?? []) out.push(stripKeys<AuditEvent>(i) as AuditEvent);
-        start = res.LastEvaluatedKey;
-      } while (start);
+      const out = await queryAll<AuditEvent>(t, {
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)',
+        ExpressionAttributeValues: { ':p': `CONV#${c}`, ':a': 'AUDIT#' },
+      });
       return opts?.limit ? out.slice(-opts.limit) : out;
     },
   };

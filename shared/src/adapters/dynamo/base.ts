@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export interface DynamoTable {
   doc: DynamoDBDocumentClient;
@@ -22,4 +22,21 @@ export function stripKeys<T>(item: Record<string, unknown> | undefined): T | und
   if (!item) return undefined;
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, expiresAt: _e, ...rest } = item;
   return rest as T;
+}
+
+/** Every item a query matches, following LastEvaluatedKey, with the key attributes stripped. */
+export async function queryAll<T>(
+  t: DynamoTable,
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await t.doc.send(
+      new QueryCommand({ ...input, TableName: t.tableName, ExclusiveStartKey: start }),
+    );
+    for (const i of res.Items ?? []) out.push(stripKeys<T>(i) as T);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation, Message } from '../../contracts/conversations';
 import type { ConversationStore } from '../../ports/conversation-store';
-import { type DynamoTable, isConditionFailed, stripKeys } from './base';
+import { type DynamoTable, isConditionFailed, queryAll, stripKeys } from './base';
 
 const meta = (id: string) => ({ pk: `CONV#${id}`, sk: 'META' });
 const PREVIEW_CHARS = 160;
@@ -82,20 +82,10 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
         });
     },
     async listMessages(conversationId, opts) {
-      const out: Message[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const res = await t.doc.send(
-          new QueryCommand({
-            TableName: t.tableName,
-            KeyConditionExpression: 'pk = :p AND begins_with(sk, :m)',
-            ExpressionAttributeValues: { ':p': `CONV#${conversationId}`, ':m': 'MSG#' },
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const i of res.Items ?? []) out.push(stripKeys<Message>(i) as Message);
-        start = res.LastEvaluatedKey;
-      } while (start);
+      const out = await queryAll<Message>(t, {
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :m)',
+        ExpressionAttributeValues: { ':p': `CONV#${conversationId}`, ':m': 'MSG#' },
+      });
       return opts?.limit ? out.slice(-opts.limit) : out;
     },
     async adjustPending(conversationId, delta) {

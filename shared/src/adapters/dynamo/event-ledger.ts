@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventLedger, LedgerEntry } from '../../ports/event-ledger';
-import { type DynamoTable, stripKeys } from './base';
+import { type DynamoTable, queryAll, stripKeys } from './base';
 
 /** pk EVENT#<id> holds the latest status; a history row per status keeps the full account of each delivery. */
 export function dynamoEventLedger(t: DynamoTable): EventLedger {
@@ -33,21 +33,11 @@ export function dynamoEventLedger(t: DynamoTable): EventLedger {
       return stripKeys<LedgerEntry>(res.Item);
     },
     async listDay(day) {
-      const out: LedgerEntry[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const res = await t.doc.send(
-          new QueryCommand({
-            TableName: t.tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': `EVENTS#${day}` },
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const i of res.Items ?? []) out.push(stripKeys<LedgerEntry>(i) as LedgerEntry);
-        start = res.LastEvaluatedKey;
-      } while (start);
+      const out = await queryAll<LedgerEntry>(t, {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': `EVENTS#${day}` },
+      });
       return out;
     },
   };

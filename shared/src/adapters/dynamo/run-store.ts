@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Run, RunStep } from '../../contracts/runs';
 import type { RunStore } from '../../ports/run-store';
-import { type DynamoTable, isConditionFailed, stripKeys } from './base';
+import { type DynamoTable, isConditionFailed, queryAll, stripKeys } from './base';
 
 const runKey = (c: string, r: string) => ({ pk: `CONV#${c}`, sk: `RUN#${r}` });
 const stepSk = (r: string, seq: number) => `STEP#${r}#${String(seq).padStart(6, '0')}`;
@@ -65,21 +65,11 @@ export function dynamoRunStore(t: DynamoTable): RunStore {
       }
     },
     async listSteps(c, r) {
-      const out: RunStep[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const res = await t.doc.send(
-          new QueryCommand({
-            TableName: t.tableName,
-            KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-            ExpressionAttributeValues: { ':p': `CONV#${c}`, ':s': `STEP#${r}#` },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const i of res.Items ?? []) out.push(stripKeys<RunStep>(i) as RunStep);
-        start = res.LastEvaluatedKey;
-      } while (start);
+      const out = await queryAll<RunStep>(t, {
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': `CONV#${c}`, ':s': `STEP#${r}#` },
+        ConsistentRead: true,
+      });
       return out;
     },
     async findActive(c) {
