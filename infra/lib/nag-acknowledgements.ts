@@ -41,12 +41,15 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
       id: 'AwsSolutions-IAM5[Resource::<WebSiteD504717C.Arn>/*]',
       reason: 'The deployment handler writes the PWA files (object keys) into the site bucket only.',
     },
-    // The bootstrap asset bucket's ARN renders differently when the stack's region is known at synth time.
+    // The bootstrap asset bucket's ARN renders differently when the stack's account/region are known at synth.
     ...[
       'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
       ...(Token.isUnresolved(stateless.region)
         ? []
-        : [`arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${stateless.region}/*`]),
+        : [
+            `arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${stateless.region}/*`,
+            `arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-${stateless.account}-${stateless.region}/*`,
+          ]),
     ].map((arn) => ({
       id: `AwsSolutions-IAM5[Resource::${arn}]`,
       reason: 'The deployment handler reads the PWA asset from the CDK bootstrap asset bucket.',

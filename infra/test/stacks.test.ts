@@ -273,6 +273,7 @@ describe('prod with a custom domain', () => {
         CLERK_PUBLISHABLE_KEY: `pk_live_${Buffer.from('clerk.oakproperties.example$').toString('base64')}`,
       },
       env: { account: '111111111111', region: 'eu-west-1' },
+      webDist,
       bundle: false,
     });
     prod.app.synth();
