@@ -18,6 +18,14 @@ const csv = (def = '') =>
   );
 const url = z.url();
 const optionalUrl = z.optional(url);
+/**
+ * Pinned, not computed at run time: the highest-numbered `claude-sonnet-*` / `claude-haiku-*` alias in the
+ * installed SDK's model list that is not on its deprecation list (test/anthropic-models.test.ts fails when
+ * either appears on that list or a newer alias ships). Bump them with the SDK.
+ */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+export const DEFAULT_ANTHROPIC_HELPER_MODEL = 'claude-haiku-5-5';
+
 const int = (def: number) =>
   z._default(z.coerce.number().check(z.refine(Number.isInteger, 'must be a whole number'), z.gte(0)), def);
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, def: T[number]) =>
@@ -85,8 +93,8 @@ export const configSchema = z.object({
 
   ANTHROPIC_API_KEY: optional,
   ANTHROPIC_BASE_URL: optionalUrl,
-  ANTHROPIC_MODEL: text('claude-sonnet-4-5'),
-  ANTHROPIC_HELPER_MODEL: text('claude-haiku-4-5'),
+  ANTHROPIC_MODEL: text(DEFAULT_ANTHROPIC_MODEL),
+  ANTHROPIC_HELPER_MODEL: text(DEFAULT_ANTHROPIC_HELPER_MODEL),
 
   WEB_ALLOWED_DOMAINS: csv(),
 
