@@ -10,6 +10,21 @@ export interface TsFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'ru
 }
 
 /**
+ * The esbuild settings every function is bundled with; the bundle benchmark builds its baseline handlers
+ * with the same ones (scripts/bench/bundles.bench.ts), so a ratio compares like with like.
+ */
+export const BUNDLE = {
+  target: 'node22',
+  minify: true,
+  sourceMap: true,
+  /** The Lambda runtime ships the AWS SDK v3; bundling it again would only add megabytes. */
+  external: ['@aws-sdk/*'],
+  // Some CJS dependencies call require(); give the ESM bundle one.
+  banner: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+  nodeOptions: '--enable-source-maps',
+} as const;
+
+/**
  * The team defaults for every function: Node 22 on arm64, esbuild bundling on this machine (no Docker),
  * ESM with source maps, the AWS SDK left to the runtime (it ships v3), and an explicit log group with a
  * retention so logs are not kept forever.
@@ -31,16 +46,22 @@ export class TsFunction extends Construct {
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
       logGroup,
-      environment: { NODE_OPTIONS: '--enable-source-maps', STAGE: 'aws', ...props.environment },
+      environment: {
+        ...(BUNDLE.nodeOptions ? { NODE_OPTIONS: BUNDLE.nodeOptions } : {}),
+        STAGE: 'aws',
+        ...props.environment,
+      },
       bundling: {
         format: OutputFormat.ESM,
-        sourceMap: true,
-        minify: true,
-        target: 'node22',
+        sourceMap: BUNDLE.sourceMap,
+        minify: BUNDLE.minify,
+        target: BUNDLE.target,
         forceDockerBundling: false,
-        externalModules: ['@aws-sdk/*'],
-        // Some CJS dependencies call require(); give the ESM bundle one.
-        banner: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+        externalModules: [...BUNDLE.external],
+        banner: BUNDLE.banner,
+        // `-c switchboard:metafile=true` (scripts/build/bundles.ts sets it): esbuild's metafile beside each
+        // bundle, so `npm run bench bundles` can name what makes a bundle big. Off for deploys.
+        metafile: this.node.tryGetContext('switchboard:metafile') === true,
         ...props.bundling,
       },
     });

@@ -430,7 +430,8 @@ class RunContext {
           { tool: call.name, kind: tool.kind, args, origin, conversationId: this.convId },
           env,
         );
-        if (verdict.decision === 'deny')
+        // Only an explicit allow runs a read or a memory note: the kind never waves a call through.
+        if (verdict.decision !== 'allow')
           return { ...base, status: 'refused' as const, error: verdict.reason };
         try {
           const raw = await tool.run(args, toolCtx);
