@@ -101,6 +101,19 @@ export const configSchema = z.object({
   MAX_ITERATIONS: int(5),
   PENDING_INTENT_TTL_MINUTES: int(30),
   RUN_TOKEN_BUDGET: int(200_000),
+
+  // Timers (EventBridge Scheduler; locally its emulator) and what runs on them.
+  SCHEDULER_ENDPOINT: optionalUrl,
+  SCHEDULE_GROUP_NAME: z.string().default('default'),
+  SCHEDULER_ROLE_ARN: z.string().optional(),
+  EVENTS_QUEUE_ARN: z.string().optional(),
+  /** The events queue's redrive maxReceiveCount: the worker's last attempt records the dead letter. */
+  EVENTS_MAX_RECEIVE_COUNT: int(5),
+  CARD_EXPIRY_MINUTES: int(24 * 60),
+  URGENT_RENOTIFY_MINUTES: int(10),
+  PAGE_BUDGET_PER_HOUR: int(6),
+  PAGES_PER_SENDER_PER_HOUR: int(2),
+  UNKNOWN_SENDER_PAGE_WINDOW_MINUTES: int(30),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -139,6 +139,16 @@ export const notifyPayload = z.object({
 
 export const pingPayload = z.object({ note: z.string().default('ping') });
 
+/** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
+export const timerFiredPayload = z.object({
+  kind: z.enum(['card.expire', 'card.renotify']),
+  conversationId: z.string(),
+  actionId: z.string(),
+  runId: z.string(),
+  /** When the timer was set to fire (the scheduler, not the worker's clock, decides that it is due). */
+  dueAt: z.string().datetime(),
+});
+
 export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('sms.received'), payload: smsReceivedPayload }),
   z.object({ ...base, type: z.literal('email.received'), payload: emailReceivedPayload }),
@@ -152,6 +162,7 @@ export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('run.resume'), payload: runResumePayload }),
   z.object({ ...base, type: z.literal('notify'), payload: notifyPayload }),
   z.object({ ...base, type: z.literal('system.ping'), payload: pingPayload }),
+  z.object({ ...base, type: z.literal('timer.fired'), payload: timerFiredPayload }),
 ]);
 
 export type EventEnvelope = z.infer<typeof eventEnvelope>;
@@ -161,3 +172,4 @@ export type SmsReceived = z.infer<typeof smsReceivedPayload>;
 export type EmailReceived = z.infer<typeof emailReceivedPayload>;
 export type SmsCopy = z.infer<typeof smsCopyPayload>;
 export type NotifyPayload = z.infer<typeof notifyPayload>;
+export type TimerFired = z.infer<typeof timerFiredPayload>;
