@@ -4,6 +4,8 @@ import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-
 import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
 import { createTwilioPager } from './adapters/twilio-pager';
 import type { HandleEventsDeps } from './agent/handle-events';
+import { createTriageClassifier } from './domain/triage/classifier';
+import { welcomeContact } from './tools/welcome-contact';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
 import type { Core } from './composition';
@@ -49,6 +51,7 @@ export async function buildAgent(
     const opDeps = { sms, directory, lines };
     tools.push(...bindAll(openPhoneTools, opDeps));
     tools.push(bindTool(replyToSender, { ...opDeps, conversations: core.conversations }));
+    tools.push(bindTool(welcomeContact, opDeps));
   }
   if (c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM_NUMBER) {
     const pager = createTwilioPager({
@@ -107,6 +110,8 @@ export async function buildAgent(
           }),
         }
       : {}),
+    triage: createTriageClassifier(),
+    urgentKeywords: c.URGENT_KEYWORDS,
     settings: {
       teamName: c.TEAM_NAME,
       timezone: c.TEAM_TIMEZONE,
