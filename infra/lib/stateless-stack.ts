@@ -23,7 +23,8 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { SCHEDULES } from '../../shared/src/schedules';
-import { WORKER_TIMEOUT_SECONDS } from './stateful-stack';
+import { EVENTS_MAX_RECEIVE_COUNT, WORKER_TIMEOUT_SECONDS } from './stateful-stack';
+import { addTimers } from './timers';
 import { TsFunction } from './ts-function';
 
 export interface StatelessStackProps extends StackProps {
@@ -93,6 +94,14 @@ export class StatelessStack extends Stack {
     this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker };
     for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);
+    // The worker sets and clears card timers; the API sets a retried card's expiry.
+    const timers = addTimers(this, {
+      queue: props.queue,
+      maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
+      functions: [worker.fn, api.fn],
+    });
+    for (const f of [worker, api])
+      for (const [k, v] of Object.entries(timers.environment)) f.fn.addEnvironment(k, v);
     worker.fn.addEventSource(
       new SqsEventSource(props.queue, {
         batchSize: 5,

@@ -96,6 +96,29 @@ describe('stateless stack', () => {
     stateless.resourceCountIs('AWS::CloudFront::Distribution', 1);
   });
 
+  test('timers: a schedule group, a role Scheduler assumes to send to the queue, the worker may create/delete schedules', () => {
+    stateless.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    stateless.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' }, Action: 'sts:AssumeRole' }),
+        ]),
+      }),
+    });
+    const policies = JSON.stringify(stateless.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('scheduler:CreateSchedule');
+    expect(policies).toContain('iam:PassRole');
+    const worker = Object.values(
+      stateless.findResources('AWS::Lambda::Function', {
+        Properties: { Environment: { Variables: { EVENTS_MAX_RECEIVE_COUNT: '5' } } },
+      }),
+    );
+    expect(worker.length).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(worker[0]?.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['SCHEDULE_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'EVENTS_QUEUE_ARN']),
+    );
+  });
+
   test('no secret value is in the template: functions get only the secret ARN', () => {
     const json = JSON.stringify(stateless.toJSON());
     expect(json).toContain('SECRETS_ARN');

@@ -8,6 +8,7 @@ import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition';
 import { resetWorkerDeps } from '../../shared/src/composition-worker';
 import { SCHEDULES } from '../../shared/src/schedules';
+import type { SchedulerEmulator } from '../emulators/scheduler';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
 import { type Emulators, localSecrets, startEmulators } from './emulators';
@@ -16,6 +17,7 @@ import { ensureQueues } from './queues';
 import { startScheduler } from './scheduler';
 import { startSqs } from './sqs';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
+import { startLocalTimers } from './timers';
 
 export interface LocalStackOptions {
   /** Gateway port; 0 picks a free one (tests). */
@@ -30,6 +32,8 @@ export interface LocalStackOptions {
   schedules?: boolean;
   /** Vendor emulators (OpenPhone, Twilio, Google, ClickUp, push service, git); on by default. */
   emulators?: boolean;
+  /** Real-time checks of the Scheduler emulator, ms (0: only `scheduler.advance()` fires, for tests). */
+  schedulerTickMs?: number;
   log?: (line: string) => void;
 }
 
@@ -37,6 +41,8 @@ export interface LocalStack {
   url: string;
   env: Record<string, string>;
   emulators?: Emulators;
+  /** The EventBridge Scheduler emulator: tests advance its clock instead of waiting. */
+  scheduler: SchedulerEmulator;
   /** The demo device subscribed on the local push service at start. */
   demoDevice?: { endpoint: string };
   stop(): Promise<void>;
@@ -72,12 +78,21 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     raw.destroy();
     const sqsClient = makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
     stops.push(() => sqsClient.destroy());
+    const maxReceiveCount = opts.maxReceiveCount ?? 15;
     const queues = await ensureQueues(sqsClient, {
       prefix: 'switchboard-local',
       visibilityTimeoutSeconds: opts.visibilityTimeoutSeconds ?? 30,
       // Enough receives to outlast the worker's reconciliation window for an interrupted send (6 min).
-      maxReceiveCount: opts.maxReceiveCount ?? 15,
+      maxReceiveCount,
     });
+
+    const timers = await startLocalTimers({
+      sqs: sqsClient,
+      queues,
+      ...(opts.schedulerTickMs !== undefined ? { tickMs: opts.schedulerTickMs } : {}),
+    });
+    stops.push(() => timers.emulator.stop());
+    log(`Scheduler       ${timers.emulator.url}`);
 
     let gatewayUrl = '';
     let emulators: Emulators | undefined;
@@ -107,6 +122,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       SQS_ENDPOINT: sqs.endpoint,
       EVENTS_QUEUE_URL: queues.queueUrl,
       DLQ_URL: queues.dlqUrl,
+      ...timers.env,
+      EVENTS_MAX_RECEIVE_COUNT: String(maxReceiveCount),
       LOG_LEVEL: 'WARN',
       ...devAuthEnv({ dir: opts.dataDir, env: { ...process.env, ...opts.env } }),
       ...opts.env,
@@ -215,6 +232,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     return {
       url,
       env,
+      scheduler: timers.emulator,
       ...(emulators ? { emulators } : {}),
       ...(demoDevice ? { demoDevice } : {}),
       stop: stopAll,

@@ -9,6 +9,8 @@ import { welcomeContact } from './tools/welcome-contact';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
 import type { Core } from './composition';
+import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from './config';
+import { checkConfiguredModels } from './domain/model-lifecycle';
 import {
   DEFAULT_RULEBASE_FILES,
   loadRulebases,
@@ -38,6 +40,7 @@ export async function buildAgent(
   core: Core,
 ): Promise<{ deps: HandleEventsDeps; registry: ToolRegistry; workspace?: Workspace }> {
   const c = core.config;
+  if (c.ANTHROPIC_API_KEY) checkModels(core);
   const tools: BoundTool[] = [];
   let directory: HandleEventsDeps['directory'];
 
@@ -107,6 +110,7 @@ export async function buildAgent(
             ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
             model: c.ANTHROPIC_MODEL,
             helperModel: c.ANTHROPIC_HELPER_MODEL,
+            serverTools: web.serverTools,
           }),
         }
       : {}),
@@ -149,6 +153,17 @@ export async function buildAgent(
       decideApproval({ ...core, validateArgs: (tool, args) => registry.validateArgs(tool, args) }, input),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
+}
+
+/** A retired model stops start-up (ConfigError); a deprecated or unknown one is a warning in the log. */
+function checkModels(core: Core) {
+  const c = core.config;
+  const notices = checkConfiguredModels(
+    { ANTHROPIC_MODEL: c.ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: c.ANTHROPIC_HELPER_MODEL },
+    core.clock(),
+    { ANTHROPIC_MODEL: DEFAULT_ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: DEFAULT_ANTHROPIC_HELPER_MODEL },
+  );
+  for (const n of notices) if (n.state !== 'current') core.log.warn('model.lifecycle', { ...n });
 }
 
 const POLICY_TOOL_INFO: ToolInfo[] = [

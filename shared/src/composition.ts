@@ -8,6 +8,7 @@ import { dynamoIdempotencyStore } from './adapters/dynamo/idempotency-store';
 import { dynamoInstructionsStore } from './adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from './adapters/dynamo/intent-store';
 import { dynamoRunStore } from './adapters/dynamo/run-store';
+import { timersFromConfig } from './adapters/eventbridge-scheduler';
 import { sqsDeadLetterSink } from './adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from './adapters/sqs-event-queue';
 import { type Config, loadConfig } from './config';
@@ -41,6 +42,12 @@ export function buildCore(config: Config, serviceName: string) {
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Card expiry and urgent re-notification on EventBridge Scheduler (off when no target is named). */
+    cardTimers: {
+      timers: timersFromConfig(config, clock),
+      expiryMinutes: config.CARD_EXPIRY_MINUTES,
+      renotifyMinutes: config.URGENT_RENOTIFY_MINUTES,
+    },
   };
 }
 export type Core = ReturnType<typeof buildCore>;

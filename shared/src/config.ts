@@ -12,6 +12,14 @@ const csv = (def = '') =>
         .filter(Boolean),
     );
 const optionalUrl = z.string().url().optional();
+/**
+ * Pinned, not computed at run time: the highest-numbered `claude-sonnet-*` / `claude-haiku-*` alias in the
+ * installed SDK's model list that is not on its deprecation list (test/anthropic-models.test.ts fails when
+ * either appears on that list or a newer alias ships). Bump them with the SDK.
+ */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+export const DEFAULT_ANTHROPIC_HELPER_MODEL = 'claude-haiku-5-5';
+
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
 /**
@@ -76,8 +84,8 @@ export const configSchema = z.object({
 
   ANTHROPIC_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: optionalUrl,
-  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
-  ANTHROPIC_HELPER_MODEL: z.string().default('claude-haiku-4-5'),
+  ANTHROPIC_MODEL: z.string().default(DEFAULT_ANTHROPIC_MODEL),
+  ANTHROPIC_HELPER_MODEL: z.string().default(DEFAULT_ANTHROPIC_HELPER_MODEL),
 
   WEB_ALLOWED_DOMAINS: csv(),
 
@@ -93,6 +101,19 @@ export const configSchema = z.object({
   MAX_ITERATIONS: int(5),
   PENDING_INTENT_TTL_MINUTES: int(30),
   RUN_TOKEN_BUDGET: int(200_000),
+
+  // Timers (EventBridge Scheduler; locally its emulator) and what runs on them.
+  SCHEDULER_ENDPOINT: optionalUrl,
+  SCHEDULE_GROUP_NAME: z.string().default('default'),
+  SCHEDULER_ROLE_ARN: z.string().optional(),
+  EVENTS_QUEUE_ARN: z.string().optional(),
+  /** The events queue's redrive maxReceiveCount: the worker's last attempt records the dead letter. */
+  EVENTS_MAX_RECEIVE_COUNT: int(5),
+  CARD_EXPIRY_MINUTES: int(24 * 60),
+  URGENT_RENOTIFY_MINUTES: int(10),
+  PAGE_BUDGET_PER_HOUR: int(6),
+  PAGES_PER_SENDER_PER_HOUR: int(2),
+  UNKNOWN_SENDER_PAGE_WINDOW_MINUTES: int(30),
 });
 
 export type Config = z.infer<typeof configSchema>;
