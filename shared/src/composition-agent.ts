@@ -4,8 +4,6 @@ import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-
 import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
 import { createTwilioPager } from './adapters/twilio-pager';
 import type { HandleEventsDeps } from './agent/handle-events';
-import { createTriageClassifier } from './domain/triage/classifier';
-import { welcomeContact } from './tools/welcome-contact';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
 import type { Core } from './composition';
@@ -18,6 +16,7 @@ import {
   SPEC_TOOLS,
   type ToolInfo,
 } from './domain/policy';
+import { createTriageClassifier } from './domain/triage/classifier';
 import type { Log } from './ports/logger';
 import type { Workspace } from './ports/workspace';
 import { buildClickUpToolDeps, clickUpTools } from './tools/clickup';
@@ -29,6 +28,7 @@ import { openPhoneTools, replyToSender } from './tools/openphone';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
 import { runCodeTool } from './tools/sandbox';
 import { buildWebToolDeps, webTools } from './tools/web';
+import { welcomeContact } from './tools/welcome-contact';
 import { workspaceTools } from './tools/workspace';
 import { decideApproval } from './use-cases/decide-approval';
 
