@@ -40,7 +40,7 @@ export function buildCore(config: Config, serviceName: string) {
     queue: sqsEventQueue(sqs, config.EVENTS_QUEUE_URL),
     deadLetters: config.DLQ_URL ? sqsDeadLetterSink(sqs, config.DLQ_URL) : undefined,
     ledger: dynamoEventLedger(table),
-    idempotency: dynamoIdempotencyStore(table, clock),
+    idempotency: dynamoIdempotencyStore({ raw: dynamo.raw, tableName: config.TABLE_NAME }),
     cooldowns: dynamoCooldownStore(table),
     conversations: dynamoConversationStore(table),
     actions: dynamoActionStore(table),
