@@ -130,6 +130,12 @@ export type Config = z.infer<typeof configSchema>;
 /** Parses a plain environment map; the error names every missing or malformed variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  if (cleaned.STAGE === 'aws' && !cleaned.PUBLIC_BASE_URL) {
+    // The local default would make every Clerk token and Twilio callback signature fail on AWS.
+    throw new ConfigError(
+      'Invalid configuration: PUBLIC_BASE_URL is unknown on AWS (the deployment sets it, or PUBLIC_BASE_URL_PARAMETER naming the SSM parameter that holds it)',
+    );
+  }
   const result = configSchema.safeParse(cleaned);
   if (!result.success) {
     const names = result.error.issues.map((i) => `${i.path.join('.')} (${i.message})`).join(', ');
