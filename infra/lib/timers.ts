@@ -1,4 +1,4 @@
-import { Aws, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
@@ -36,8 +36,13 @@ export function addTimers(
     );
     role.grantPassRole(fn.grantPrincipal);
   }
-  Validations.of(Stack.of(scope)).acknowledge({
-    id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<TimersGroup>/*]',
+  // The ARN renders with the literal region/account when the stack's env is known at synth (a prod deploy).
+  const stack = Stack.of(scope);
+  const [region, account] = Token.isUnresolved(stack.region)
+    ? ['<AWS::Region>', '<AWS::AccountId>']
+    : [stack.region, stack.account];
+  Validations.of(stack).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:${region}:${account}:schedule/<TimersGroup>/*]`,
     reason:
       'Timers are one-time schedules named per card at run time; the grant covers only schedules in our own group.',
   });

@@ -8,11 +8,13 @@ import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition';
 import { resetWorkerDeps } from '../../shared/src/composition-worker';
 import { SCHEDULES } from '../../shared/src/schedules';
+import type { BuiltBundles } from '../build/bundles';
 import type { SchedulerEmulator } from '../emulators/scheduler';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
 import { type Emulators, localSecrets, startEmulators } from './emulators';
 import { type HttpHandler, type Route, type StreamingHandler, startGateway } from './gateway';
+import { bundledModules, sourceModules } from './handler-modules';
 import { ensureQueues } from './queues';
 import { startScheduler } from './scheduler';
 import { startSqs } from './sqs';
@@ -37,6 +39,11 @@ export interface LocalStackOptions {
   /** OpenPhone emulator fault injection (the mid-send crash test holds sends). */
   openphone?: { holdSends?: boolean; deliveredWebhooks?: 'legacy' | 'standard' };
   log?: (line: string) => void;
+  /**
+   * Run the artifacts the CDK app builds instead of the TypeScript sources (`npm start -- --bundled`);
+   * `true` builds them if the sources changed since the last build.
+   */
+  bundled?: boolean | BuiltBundles;
 }
 
 export interface LocalStack {
@@ -143,30 +150,27 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     resetComposition();
     resetWorkerDeps();
 
+    const modules = opts.bundled
+      ? await bundledModules(opts.bundled === true ? undefined : opts.bundled, log)
+      : sourceModules();
+    stops.push(() => modules.dispose());
+    if (opts.bundled) log('Functions      the CDK-built bundles (--bundled)');
     const fn =
       <T>(load: () => Promise<{ handler: unknown }>) =>
       async () =>
         (await load()).handler as T;
     const routes: Route[] = [
-      { method: '*', path: '/health', handler: fn<HttpHandler>(() => import('../../functions/api')) },
+      { method: '*', path: '/health', handler: fn<HttpHandler>(modules.api) },
       // As on AWS (function URL in RESPONSE_STREAM mode behind CloudFront): the chat stream is passed live.
       {
         method: 'POST',
         path: '/api/chat',
-        handler: fn<HttpHandler>(() => import('../../functions/api')),
-        streaming: fn<StreamingHandler>(() => import('../../functions/api-stream')),
+        handler: fn<HttpHandler>(modules.api),
+        streaming: fn<StreamingHandler>(modules.apiStream),
       },
-      { method: '*', path: '/api/*', handler: fn<HttpHandler>(() => import('../../functions/api')) },
-      {
-        method: 'POST',
-        path: '/webhooks/openphone',
-        handler: fn<HttpHandler>(() => import('../../functions/openphone-webhook')),
-      },
-      {
-        method: 'POST',
-        path: '/webhooks/twilio/status',
-        handler: fn<HttpHandler>(() => import('../../functions/twilio-status')),
-      },
+      { method: '*', path: '/api/*', handler: fn<HttpHandler>(modules.api) },
+      { method: 'POST', path: '/webhooks/openphone', handler: fn<HttpHandler>(modules.webhook) },
+      { method: 'POST', path: '/webhooks/twilio/status', handler: fn<HttpHandler>(modules.twilioStatus) },
     ];
     const gateway: Server = await startGateway({
       port: opts.port ?? 3000,
@@ -214,7 +218,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       client: sqsClient,
       queueUrl: queues.queueUrl,
       queueArn: queues.queueArn,
-      handler: fn<SqsHandler>(() => import('../../functions/agent-worker')),
+      handler: fn<SqsHandler>(modules.worker),
       onError: (e) => log(`worker error: ${String(e)}`),
     });
     stops.push(() => poller.stop());
@@ -225,7 +229,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         SCHEDULES.map((s) => ({
           name: s.name,
           everyMinutes: s.everyMinutes,
-          invoke: async () => (await import('../../functions/email-poll')).handler(s.input),
+          invoke: async () =>
+            ((await modules.emailPoll()).handler as (e: unknown) => Promise<unknown>)(s.input),
         })),
         (name, e) => log(`schedule ${name} failed: ${String(e)}`),
       );

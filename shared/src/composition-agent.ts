@@ -3,6 +3,7 @@ import { DynamoFactStore } from './adapters/dynamo/fact-store';
 import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-workspace';
 import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
 import { createTwilioPager } from './adapters/twilio-pager';
+import { decisionCheck, readToolFor } from './agent/decision-check';
 import type { HandleEventsDeps } from './agent/handle-events';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
@@ -145,7 +146,20 @@ export async function buildAgent(
       : {}),
     ...(directory ? { directory } : {}),
     decide: (input) =>
-      decideApproval({ ...core, validateArgs: (tool, args) => registry.validateArgs(tool, args) }, input),
+      decideApproval(
+        {
+          ...core,
+          validateArgs: (tool, args) => registry.validateArgs(tool, args),
+          checkDecision: decisionCheck({
+            guard: policy.guard,
+            clock: core.clock,
+            timezone: c.TEAM_TIMEZONE,
+            readTool: (name, args, conversationId) =>
+              readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
+          }),
+        },
+        input,
+      ),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
 }
