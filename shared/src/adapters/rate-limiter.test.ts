@@ -4,7 +4,10 @@ import { rollingWindowLimiter, sharedRateLimiter } from './rate-limiter';
 /** A fake clock whose sleep advances time, so the limiter is tested without waiting. */
 function fakeTime() {
   let now = 0;
-  return { clock: () => now, sleep: async (ms: number) => void (now += ms), at: () => now };
+  const sleep = async (ms: number) => {
+    now += ms;
+  };
+  return { clock: () => now, sleep, at: () => now };
 }
 
 describe('rollingWindowLimiter', () => {
