@@ -108,7 +108,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       EVENTS_QUEUE_URL: queues.queueUrl,
       DLQ_URL: queues.dlqUrl,
       LOG_LEVEL: 'WARN',
-      ...devAuthEnv({ dir: opts.dataDir, env: { ...process.env, ...opts.env } }),
+      ...devAuthEnv({
+        dir: opts.dataDir,
+        env: { ...process.env, ...opts.env },
+        ...(emulators ? { clerk: emulators.clerk } : {}),
+      }),
       ...opts.env,
     };
     Object.assign(process.env, env);

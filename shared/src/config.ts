@@ -48,6 +48,8 @@ export const configSchema = z.object({
   CLERK_JWT_KEY: z.string().optional(),
   CLERK_AUTHORIZED_PARTIES: csv(),
   CLERK_PUBLISHABLE_KEY: z.string().optional(),
+  CLERK_SECRET_KEY: z.string().optional(),
+  CLERK_API_URL: optionalUrl,
   DEV_AUTH_PRIVATE_KEY: z.string().optional(),
 
   OPENPHONE_API_BASE: z.string().url().default('https://api.openphone.com'),
