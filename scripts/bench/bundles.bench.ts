@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE } from '../../infra/lib/ts-function';
+import { BUNDLE } from '../../infra/lib/bundle-settings';
 import { type BuiltFunction, ensureBundles, runtimeFiles } from '../build/bundles';
 import { LAMBDA_GLOBALS_IMPORT, stageArtifact } from '../build/lambda-folder';
 import { type BenchRow, percentile } from './types';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
@@ -87,14 +87,36 @@ export async function ensureBundles(
   const outdir = resolve(opts.outdir ?? join(ROOT, '.local', 'bundles', 'cdk.out'));
   const stamp = join(outdir, 'switchboard-inputs.sha256');
   const digest = bundleInputsDigest();
-  const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === digest;
-  if (!fresh || opts.force) {
-    rmSync(outdir, { recursive: true, force: true });
-    opts.log?.('Bundling the functions with the CDK app (cdk synth)…');
-    await synth(outdir);
-    writeFileSync(stamp, digest);
+  // Test files in parallel workers may ask at once: one builds, the others wait for it and reuse the build.
+  const unlock = await lock(`${outdir}.lock`);
+  try {
+    const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === digest;
+    if (!fresh || opts.force) {
+      rmSync(outdir, { recursive: true, force: true });
+      opts.log?.('Bundling the functions with the CDK app (cdk synth)…');
+      await synth(outdir);
+      writeFileSync(stamp, digest);
+    }
+  } finally {
+    unlock();
   }
   return { outdir, functions: readBuiltFunctions(outdir) };
+}
+
+/** A cross-process lock: a directory only one process can create; a holder gone for 5 minutes is stale. */
+async function lock(path: string): Promise<() => void> {
+  mkdirSync(dirname(path), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(path);
+      return () => rmSync(path, { recursive: true, force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const since = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > 5 * 60_000) rmSync(path, { force: true, recursive: true });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
 }
 
 async function synth(outdir: string) {

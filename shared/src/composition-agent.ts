@@ -3,6 +3,7 @@ import { DynamoFactStore } from './adapters/dynamo/fact-store';
 import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-workspace';
 import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
 import { createTwilioPager } from './adapters/twilio-pager';
+import { decisionCheck, readToolFor } from './agent/decision-check';
 import type { HandleEventsDeps } from './agent/handle-events';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
@@ -16,6 +17,7 @@ import {
   SPEC_TOOLS,
   type ToolInfo,
 } from './domain/policy';
+import { createTriageClassifier } from './domain/triage/classifier';
 import type { Log } from './ports/logger';
 import type { Workspace } from './ports/workspace';
 import { buildClickUpToolDeps, clickUpTools } from './tools/clickup';
@@ -27,6 +29,7 @@ import { openPhoneTools, replyToSender } from './tools/openphone';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
 import { runCodeTool } from './tools/sandbox';
 import { buildWebToolDeps, webTools } from './tools/web';
+import { welcomeContact } from './tools/welcome-contact';
 import { workspaceTools } from './tools/workspace';
 import { decideApproval } from './use-cases/decide-approval';
 
@@ -52,6 +55,7 @@ export async function buildAgent(
     const opDeps = { sms, directory, lines };
     tools.push(...bindAll(openPhoneTools, opDeps));
     tools.push(bindTool(replyToSender, { ...opDeps, conversations: core.conversations }));
+    tools.push(bindTool(welcomeContact, opDeps));
   }
   if (c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM_NUMBER) {
     const pager = createTwilioPager({
@@ -111,6 +115,8 @@ export async function buildAgent(
           }),
         }
       : {}),
+    triage: createTriageClassifier(),
+    urgentKeywords: c.URGENT_KEYWORDS,
     settings: {
       teamName: c.TEAM_NAME,
       timezone: c.TEAM_TIMEZONE,
@@ -145,7 +151,20 @@ export async function buildAgent(
       : {}),
     ...(directory ? { directory } : {}),
     decide: (input) =>
-      decideApproval({ ...core, validateArgs: (tool, args) => registry.validateArgs(tool, args) }, input),
+      decideApproval(
+        {
+          ...core,
+          validateArgs: (tool, args) => registry.validateArgs(tool, args),
+          checkDecision: decisionCheck({
+            guard: policy.guard,
+            clock: core.clock,
+            timezone: c.TEAM_TIMEZONE,
+            readTool: (name, args, conversationId) =>
+              readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
+          }),
+        },
+        input,
+      ),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
 }

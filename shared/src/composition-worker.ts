@@ -4,6 +4,7 @@ import { runAgentForEvents } from './agent/handle-events';
 import { type Core, getCore } from './composition';
 import { buildAgent } from './composition-agent';
 import type { ConsumeDeps } from './use-cases/consume-record';
+import { handleTimerFired } from './use-cases/expire-card';
 import { sendNotification } from './use-cases/send-notification';
 
 /** The worker's graph: the core plus the agent runtime and push delivery, built once per cold start. */
@@ -20,6 +21,7 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
     core,
     cooldownSeconds: core.config.COOLDOWN_SECONDS,
     runAgent: (events) => runAgentForEvents(agent.deps, events),
+    onTimer: (event) => handleTimerFired(core, event),
     notify: async (payload) => {
       if (!sender) {
         core.log.info('push.disabled', { conversationId: payload.conversationId, kind: payload.kind });

@@ -1,6 +1,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { createApp } from '../../functions/api/app';
 import { startClerkEmulator } from '../../scripts/emulators/clerk';
+import { startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
 import { generateDevKeyPair } from '../../scripts/local/dev-auth';
 import { ensureQueues } from '../../scripts/local/queues';
 import { startSqs } from '../../scripts/local/sqs';
@@ -32,6 +33,8 @@ export async function startApiHarness(
     visibilityTimeoutSeconds: 30,
     maxReceiveCount: 3,
   });
+  // The decision-time checks look recipients up in the address book, as the deployed API does.
+  const openphone = await startOpenPhoneEmulator({ apiKey: 'op_api_test' });
   const keys = generateDevKeyPair();
   // Tokens are stock v2 tokens (no email): the API looks every user up in this Clerk emulator.
   const clerk = await startClerkEmulator();
@@ -53,6 +56,8 @@ export async function startApiHarness(
       CLERK_API_URL: clerk.url,
       VAPID_PUBLIC_KEY: 'BPublicVapidKeyForTests',
       VAPID_PRIVATE_KEY: 'never-in-a-response',
+      OPENPHONE_API_KEY: 'op_api_test',
+      OPENPHONE_API_BASE: openphone.url,
       ...opts.env,
     }),
     'api-test',
@@ -142,6 +147,7 @@ export async function startApiHarness(
     token,
     call,
     receiveEvents,
+    openphone,
     async stop() {
       sqsClient.destroy();
       core.sqs.destroy();
@@ -149,6 +155,7 @@ export async function startApiHarness(
       table.raw.destroy();
       await sqs.stop();
       await clerk.stop();
+      await openphone.stop();
     },
   };
 }

@@ -17,7 +17,7 @@ const workspaces = new WeakMap<Core, Promise<Workspace>>();
  * calls never need it) into its own folder, so on a shared machine it never shares a working copy with
  * the worker. A failed clone is forgotten, so the next request tries again.
  */
-function workspaceFor(core: Core): Promise<Workspace> {
+export function workspaceFor(core: Core): Promise<Workspace> {
   let ws = workspaces.get(core);
   if (!ws) {
     const c = core.config;

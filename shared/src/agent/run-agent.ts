@@ -15,6 +15,7 @@ import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
 import type { ToolRegistry } from '../tools/registry';
 import { capOutput } from '../tools/tool';
+import { type CardTimerSettings, scheduleCardTimers } from '../use-cases/card-timers';
 import { cardPolicy } from './card-policy';
 import { claudePlan, type Round } from './claude-planner';
 import { DurableRun } from './durable-run';
@@ -57,6 +58,8 @@ export interface AgentDeps {
     ): Promise<void>;
     summary(conversationId: string, now: Date): Promise<string>;
   };
+  /** Expiry and urgent re-notification timers for cards that wait for a person. */
+  cardTimers?: CardTimerSettings;
   memory?: {
     /** MEMORY.md and the tree, capped, for the instructions. */
     context(): Promise<string>;
@@ -543,6 +546,8 @@ class RunContext {
       });
       if (!auto) {
         await this.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id);
+        const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
+        await scheduleCardTimers(deps, action, { urgent });
       }
       return { status: 'created' as const, actionId: action.id };
     });

@@ -1,4 +1,4 @@
-import type { EventEnvelope, NotifyPayload } from '../contracts/events';
+import type { EventEnvelope, EventOf, NotifyPayload } from '../contracts/events';
 import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
@@ -14,6 +14,8 @@ export interface ProcessEventDeps extends AdmitDeps {
   /** Runs (or resumes) the agent for a group of events that share a key. */
   runAgent?: (events: EventEnvelope[]) => Promise<AgentOutcome>;
   notify?: (payload: NotifyPayload, correlationId: string) => Promise<void>;
+  /** A one-time timer came due (card expiry, re-notification): see use-cases/expire-card. */
+  onTimer?: (event: EventOf<'timer.fired'>) => Promise<AgentOutcome>;
 }
 
 /**
@@ -31,6 +33,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     if (!deps.notify) throw new Error('notify is not configured');
     await deps.notify(event.payload, event.correlationId);
     result = { outcome: 'notified' };
+  } else if (event.type === 'timer.fired') {
+    result = deps.onTimer ? await deps.onTimer(event) : { outcome: 'timers not configured' };
   } else if (deps.runAgent) {
     result = await deps.runAgent(admission.events);
   } else {
