@@ -36,7 +36,8 @@ async function googleNotices({ googleGroups = [] }: VendorStatusDeps): Promise<V
 }
 
 function modelNotices({ config: c, clock }: VendorStatusDeps): VendorNotice[] {
-  if (!c.ANTHROPIC_API_KEY) return [];
+  // Not gated on ANTHROPIC_API_KEY: on AWS the API's secret group does not hold it, and the model settings
+  // are plain settings, so the admin sees a retiring model whichever function would use it.
   const settings = { ANTHROPIC_MODEL: c.ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: c.ANTHROPIC_HELPER_MODEL };
   const defaults = {
     ANTHROPIC_MODEL: DEFAULT_ANTHROPIC_MODEL,
