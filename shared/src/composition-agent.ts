@@ -17,6 +17,7 @@ import {
   SPEC_TOOLS,
   type ToolInfo,
 } from './domain/policy';
+import { createTriageClassifier } from './domain/triage/classifier';
 import type { Log } from './ports/logger';
 import type { Workspace } from './ports/workspace';
 import { buildClickUpToolDeps, clickUpTools } from './tools/clickup';
@@ -28,6 +29,7 @@ import { openPhoneTools, replyToSender } from './tools/openphone';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
 import { runCodeTool } from './tools/sandbox';
 import { buildWebToolDeps, webTools } from './tools/web';
+import { welcomeContact } from './tools/welcome-contact';
 import { workspaceTools } from './tools/workspace';
 import { decideApproval } from './use-cases/decide-approval';
 
@@ -53,6 +55,7 @@ export async function buildAgent(
     const opDeps = { sms, directory, lines };
     tools.push(...bindAll(openPhoneTools, opDeps));
     tools.push(bindTool(replyToSender, { ...opDeps, conversations: core.conversations }));
+    tools.push(bindTool(welcomeContact, opDeps));
   }
   if (c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM_NUMBER) {
     const pager = createTwilioPager({
@@ -112,6 +115,8 @@ export async function buildAgent(
           }),
         }
       : {}),
+    triage: createTriageClassifier(),
+    urgentKeywords: c.URGENT_KEYWORDS,
     settings: {
       teamName: c.TEAM_NAME,
       timezone: c.TEAM_TIMEZONE,

@@ -46,7 +46,7 @@ describe('rules mode', () => {
         status: 'PENDING',
         args: { to: 'mallory@evil.example' },
       });
-      expect(String(draft?.args.body)).toMatch(/^Hi mallory@evil\.example,/);
+      expect(String(draft?.args.body)).toMatch(/^Hi,\n/);
       expect(JSON.stringify(draft?.args)).not.toMatch(/Maria|Lopez/);
       expect(draft?.reason).not.toMatch(/Acknowledge Maria/);
     } finally {

@@ -1,5 +1,6 @@
 import { extractDayRange, extractEmails, extractPhones, extractTime } from '../domain/extract';
 import { triageLead } from './lead-triage';
+import { classLine, greeting, NEWCOMER_CLASSES, nameFromText, smsReply, welcomeReply } from './rules-triage';
 import type { Observation, Plan, PlannerInput, Trigger } from './types';
 
 /**
@@ -62,7 +63,7 @@ const isClosing = (text: string) =>
 
 function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>): Plan {
   const obs = input.observations;
-  if (!t.urgent && t.texts.every(isClosing))
+  if (!t.urgent && (t.texts.every(isClosing) || t.triage?.triageClass === 'thanks'))
     return { kind: 'no_action', reason: `closing text from ${t.from}` };
   const lookup = find(obs, 'search_contacts');
   if (!lookup)
@@ -79,8 +80,12 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
       calls: [
         {
           name: 'escalate',
-          args: { reason: `Urgent text from ${who}`, from: t.from, text: text.slice(0, 500) },
-          reason: 'The message looks urgent: page the on-call person',
+          args: {
+            reason: `Urgent text from ${who}${t.triage?.kind ? ` (${t.triage.kind} emergency)` : ''}`,
+            from: t.from,
+            text: text.slice(0, 500),
+          },
+          reason: `The message looks urgent: page the on-call person${t.triage ? ` · ${classLine(t.triage)}` : ''}`,
         },
       ],
     };
@@ -89,18 +94,18 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
   const esc = find(obs, 'escalate');
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
-    if (!contact) {
-      return {
-        kind: 'respond',
-        text: `Text from an unknown number ${t.from}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
-      };
-    }
-    const ack = t.urgent
-      ? `Hi ${firstName(who)}, we got your message and are treating it as urgent — our on-call person has been alerted and will contact you shortly.`
-      : `Hi ${firstName(who)}, thanks for your message — we've received it and someone from the team will get back to you soon.`;
+    if (!contact) return unknownSender(input, t, text, escNote);
+    const ack = smsReply(t.triage, contact.name, t.urgent);
+    const why = classLine(t.triage);
     return {
       kind: 'calls',
-      calls: [{ name: 'send_message', args: { to: t.from, text: ack }, reason: `Acknowledge ${who}'s text` }],
+      calls: [
+        {
+          name: 'send_message',
+          args: { to: t.from, text: ack },
+          reason: `Acknowledge ${who}'s text${why ? ` · ${why}` : ''}`,
+        },
+      ],
     };
   }
   return {
@@ -109,13 +114,57 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
   };
 }
 
+/**
+ * An unknown number: a lead or a viewing request gets ONE card that adds the sender as a prospect and sends
+ * the reply (welcome_contact); anything else alerts the team with what triage made of it — never silence.
+ */
+function unknownSender(
+  input: PlannerInput,
+  t: Extract<Trigger, { kind: 'inbound_sms' }>,
+  text: string,
+  escNote: string,
+): Plan {
+  const welcome = find(input.observations, 'welcome_contact');
+  const why = classLine(t.triage);
+  if (t.triage && NEWCOMER_CLASSES.has(t.triage.triageClass) && input.hasTool('welcome_contact')) {
+    if (!welcome) {
+      const name = t.texts.map(nameFromText).find(Boolean);
+      return {
+        kind: 'calls',
+        calls: [
+          {
+            name: 'welcome_contact',
+            args: {
+              phone: t.from,
+              ...(name ? { name } : {}),
+              role: 'prospect',
+              text: welcomeReply(name, t.triage),
+            },
+            reason: `New ${why} from an unknown number: add them as a prospect and reply`,
+          },
+        ],
+      };
+    }
+    return {
+      kind: 'respond',
+      text: `New ${why} from ${t.from}: “${text.slice(0, 300)}”. ${outcome(welcome, 'They were added as a prospect and the reply was sent.', 'add them and reply')}${escNote}`,
+    };
+  }
+  return {
+    kind: 'respond',
+    text: `Text from an unknown number ${t.from}${why ? ` (${why})` : ''}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
+  };
+}
+
 const AUTOMATED = /(no-?reply|notifications?|mailer-daemon|newsletter|donotreply)@/i;
 
 function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_email' }>): Plan {
   const e = t.email;
   // Listing sites often send leads from no-reply addresses with the lead's own address inside.
-  if (e.source === 'leads') return triageLead(input, t);
+  if (e.source === 'leads' || t.triage?.triageClass === 'lead') return triageLead(input, t);
   if (AUTOMATED.test(e.from)) return { kind: 'no_action', reason: `automated email from ${e.from}` };
+  // Newsletters and promotions end here: logged as NO_ACTION_NEEDED, no conversation, no card.
+  if (t.triage?.triageClass === 'bulk') return { kind: 'no_action', reason: `bulk email from ${e.from}` };
   const obs = input.observations;
   const address = extractEmails(e.from)[0] ?? e.from;
   const lookup = find(obs, 'search_contacts');
@@ -134,7 +183,8 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
   }
   const send = find(obs, 'send_email');
   if (!send) {
-    const body = `Hi ${firstName(name)},\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`;
+    const body = `${greeting(name.includes('@') ? undefined : name)}\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`;
+    const why = classLine(t.triage);
     return {
       kind: 'calls',
       calls: [
@@ -147,7 +197,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
             threadId: e.threadId,
             ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
           },
-          reason: `Acknowledge ${name}'s email${mightBe}`,
+          reason: `Acknowledge ${name}'s email${mightBe}${why ? ` · ${why}` : ''}`,
         },
       ],
     };
