@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ConfigError } from './errors';
 
 // zod/mini (functional, tree-shaken): every function parses this at cold start, the webhook included,
