@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { getCore } from '../shared/src/composition';
+import { getWebhookCore } from '../shared/src/composition-webhook';
 import { ConfigError } from '../shared/src/errors';
 import { receiveSmsWebhook } from '../shared/src/use-cases/receive-sms-webhook';
 import { errorResponse, json, lowerHeaders, rawBody } from './http/respond';
 
 /** POST /webhooks/openphone: verify, parse, claim, enqueue, answer — no agent work here (SPEC §2). */
 export const handler = async (event: APIGatewayProxyEventV2, context?: Context) => {
-  const core = await getCore('openphone-webhook');
+  const core = await getWebhookCore();
   try {
     const secret = core.config.OPENPHONE_WEBHOOK_SECRET;
     if (!secret) throw new ConfigError('OPENPHONE_WEBHOOK_SECRET is not set');

@@ -93,6 +93,10 @@ async function invoke(name: string, event: unknown, env: Record<string, string> 
         DYNAMODB_ENDPOINT: table.endpoint,
         EVENTS_QUEUE_URL: 'http://127.0.0.1:9/000000000000/events',
         LOG_LEVEL: 'ERROR',
+        // On AWS these come from SSM and Secrets Manager (unreachable here): the base URL given directly.
+        PUBLIC_BASE_URL: 'https://switchboard.example',
+        PUBLIC_BASE_URL_PARAMETER: '',
+        SECRETS_ARNS: '',
         ...env,
       },
       timeout: 60_000,
@@ -235,8 +239,9 @@ describe('each CDK-built artifact runs from a clean folder', () => {
   test('pdf.js is shipped beside the worker and loads only when a PDF is read', async () => {
     const worker = fn('agent-worker');
     const main = runtimeFiles(worker.dir).find((f) => f.path === 'index.mjs');
-    // Left out of the bundle: the init path does not carry pdf.js.
-    expect(main?.bytes).toBeLessThan(3 * 1024 * 1024);
+    // Left out of the bundle: the init path does not carry pdf.js (1.6 MB on its own). The bound leaves room
+    // for Powertools Parameters in every function's settings path (about 70 KB, issue 15).
+    expect(main?.bytes).toBeLessThan(3.25 * 1024 * 1024);
     const stage = stageArtifact(worker.dir);
     stages.push(stage);
     const pdf = Buffer.from(buildPdf(['Lease renewal for 12 Oak St'])).toString('base64');
