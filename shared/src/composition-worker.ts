@@ -1,8 +1,10 @@
 import { createDynamoPushSubscriptionStore } from './adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from './adapters/web-push-sender';
 import { runAgentForEvents } from './agent/handle-events';
+import { emailTriageText } from './agent/inbound-triage';
 import { type Core, getCore } from './composition';
 import { buildAgent } from './composition-agent';
+import type { EventEnvelope } from './contracts/events';
 import type { ConsumeDeps } from './use-cases/consume-record';
 import { handleTimerFired } from './use-cases/expire-card';
 import { sendNotification } from './use-cases/send-notification';
@@ -20,6 +22,13 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
     ...core,
     core,
     cooldownSeconds: core.config.COOLDOWN_SECONDS,
+    isUrgent: async (event) => {
+      const text = urgencyText(event);
+      if (!text || !agent.deps.triage) return false;
+      return (
+        (await agent.deps.triage.classify(text, core.config.URGENT_KEYWORDS)).triageClass === 'emergency'
+      );
+    },
     runAgent: (events) => runAgentForEvents(agent.deps, events),
     onTimer: (event) => handleTimerFired(core, event),
     notify: async (payload) => {
@@ -40,6 +49,13 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
       core.log.info('push.sent', { ...result });
     },
   };
+}
+
+/** The text triage reads for an inbound event; other events are never urgent here. */
+function urgencyText(event: EventEnvelope): string | undefined {
+  if (event.type === 'sms.received') return event.payload.text;
+  if (event.type === 'email.received') return emailTriageText(event.payload.subject, event.payload.text);
+  return undefined;
 }
 
 let cached: ReturnType<typeof buildWorkerDeps> | undefined;

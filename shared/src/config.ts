@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ConfigError } from './errors';
 
 // zod/mini (functional, tree-shaken): every function parses this at cold start, the webhook included,
@@ -57,6 +57,8 @@ export const configSchema = z.object({
   CLERK_JWT_KEY: optional,
   CLERK_AUTHORIZED_PARTIES: csv(),
   CLERK_PUBLISHABLE_KEY: optional,
+  CLERK_SECRET_KEY: optional,
+  CLERK_API_URL: optionalUrl,
   DEV_AUTH_PRIVATE_KEY: optional,
 
   OPENPHONE_API_BASE: z._default(url, 'https://api.openphone.com'),

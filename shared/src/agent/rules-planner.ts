@@ -28,6 +28,11 @@ const firstContact = (o?: Observation) =>
       | undefined
   )?.contacts?.[0];
 const firstName = (name: string) => name.split(/\s+/)[0] ?? name;
+/** A sender no contact matches exactly may still resemble one: a question for the person, never a name to use. */
+const lookalikeHint = (o?: Observation) => {
+  const similar = (o?.result as { not_the_sender?: string[] } | undefined)?.not_the_sender;
+  return similar?.length ? ` (not in the contacts; might be ${similar[0]}?)` : '';
+};
 
 function outcome(o: Observation, done: string, what: string): string {
   switch (o.status) {
@@ -169,6 +174,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
       calls: [{ name: 'search_contacts', args: { query: address, limit: 1 }, reason: 'Identify the sender' }],
     };
   const name = firstContact(lookup)?.name ?? e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '');
+  const mightBe = lookalikeHint(lookup);
   if (!input.hasTool('send_email')) {
     return {
       kind: 'respond',
@@ -191,7 +197,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
             threadId: e.threadId,
             ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
           },
-          reason: `Acknowledge ${name}'s email${why ? ` · ${why}` : ''}`,
+          reason: `Acknowledge ${name}'s email${mightBe}${why ? ` · ${why}` : ''}`,
         },
       ],
     };
