@@ -119,8 +119,11 @@ test('SIGKILL in the middle of a send, restart on the same data: exactly one mes
     return a?.status === 'EXECUTED' ? a : undefined;
   });
   expect(stored()).toHaveLength(1);
-  const audit = await core.audit.list(card.conversationId);
-  expect(audit.map((e) => e.type)).toContain('action.reconciled');
+  // The audit line follows the EXECUTED transition; wait for it rather than race it.
+  const audit = await until('the reconcile to be audited', async () => {
+    const entries = await core.audit.list(card.conversationId);
+    return entries.some((e) => e.type === 'action.reconciled') ? entries : undefined;
+  });
   expect(audit.filter((e) => e.type === 'action.executed')).toHaveLength(0);
   expect(executed.result).toMatchObject({ messageId: stored()[0]?.id, reconciled: true });
   // And it stays one: a while later nothing else went out.
