@@ -7,6 +7,7 @@ import { decisionCheck, readToolFor } from './agent/decision-check';
 import type { HandleEventsDeps } from './agent/handle-events';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
+import { guardSensitiveReplies, workspaceSensitiveValues } from './agent/sensitive-guard';
 import type { Core } from './composition';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from './config';
 import { checkConfiguredModels } from './domain/model-lifecycle';
@@ -102,7 +103,7 @@ export async function buildAgent(
   const deps: HandleEventsDeps = {
     ...core,
     registry,
-    guard: policy.guard,
+    guard: guardSensitiveReplies(policy.guard, workspaceSensitiveValues(workspace, core.log)),
     policy,
     ...(c.ANTHROPIC_API_KEY
       ? {
