@@ -7,6 +7,7 @@ import { decisionCheck, readToolFor } from './agent/decision-check';
 import type { HandleEventsDeps } from './agent/handle-events';
 import { loadMemoryContext } from './agent/memory-context';
 import { conversationPolicy } from './agent/policy-runtime';
+import { guardSensitiveReplies, workspaceSensitiveValues } from './agent/sensitive-guard';
 import type { Core } from './composition';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from './config';
 import { checkConfiguredModels } from './domain/model-lifecycle';
@@ -26,6 +27,7 @@ import { buildDbSearchToolDeps, dbSearchTools } from './tools/db-search';
 import { escalate } from './tools/escalation';
 import { buildGoogleToolDeps, googleTools } from './tools/google';
 import { openPhoneTools, replyToSender } from './tools/openphone';
+import { pageBudgetDeps } from './tools/page-budget-wiring';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
 import { runCodeTool } from './tools/sandbox';
 import { buildWebToolDeps, webTools } from './tools/web';
@@ -65,7 +67,14 @@ export async function buildAgent(
       ...(c.TWILIO_API_BASE ? { apiBase: c.TWILIO_API_BASE } : {}),
       statusCallbackUrl: `${c.PUBLIC_BASE_URL}/webhooks/twilio/status`,
     });
-    tools.push(bindTool(escalate, { pager, onCallNumbers: c.ONCALL_NUMBERS, onCallHours: c.ONCALL_HOURS }));
+    tools.push(
+      bindTool(escalate, {
+        pager,
+        onCallNumbers: c.ONCALL_NUMBERS,
+        onCallHours: c.ONCALL_HOURS,
+        budget: pageBudgetDeps(core, directory),
+      }),
+    );
   }
   const google = buildGoogleToolDeps(c);
   if (google) tools.push(...bindAll(googleTools, google));
@@ -102,7 +111,7 @@ export async function buildAgent(
   const deps: HandleEventsDeps = {
     ...core,
     registry,
-    guard: policy.guard,
+    guard: guardSensitiveReplies(policy.guard, workspaceSensitiveValues(workspace, core.log)),
     policy,
     ...(c.ANTHROPIC_API_KEY
       ? {
@@ -123,7 +132,7 @@ export async function buildAgent(
       maxIterations: c.MAX_ITERATIONS,
       intentTtlMinutes: c.PENDING_INTENT_TTL_MINUTES,
       tokenBudget: c.RUN_TOKEN_BUDGET,
-      staleExecutingMs: 6 * 60_000,
+      staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
     },
     instructions: async () => (await core.instructions.current())?.text,
     ...(ws

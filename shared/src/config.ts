@@ -57,6 +57,8 @@ export const configSchema = z.object({
   CLERK_JWT_KEY: optional,
   CLERK_AUTHORIZED_PARTIES: csv(),
   CLERK_PUBLISHABLE_KEY: optional,
+  CLERK_SECRET_KEY: optional,
+  CLERK_API_URL: optionalUrl,
   DEV_AUTH_PRIVATE_KEY: optional,
 
   OPENPHONE_API_BASE: z._default(url, 'https://api.openphone.com'),
@@ -110,6 +112,11 @@ export const configSchema = z.object({
   MAX_ITERATIONS: int(5),
   PENDING_INTENT_TTL_MINUTES: int(30),
   RUN_TOKEN_BUDGET: int(200_000),
+  /**
+   * How long an interrupted send (EXECUTING) is left to its own worker before a redelivery reconciles it with the
+   * provider; at least the worker's timeout. Tests of a killed stack shorten it.
+   */
+  STALE_EXECUTING_SECONDS: int(360),
 
   // Timers (EventBridge Scheduler; locally its emulator) and what runs on them.
   SCHEDULER_ENDPOINT: optionalUrl,

@@ -1,6 +1,16 @@
 import { extractDayRange, extractEmails, extractPhones, extractTime } from '../domain/extract';
 import { triageLead } from './lead-triage';
-import { classLine, greeting, NEWCOMER_CLASSES, nameFromText, smsReply, welcomeReply } from './rules-triage';
+import {
+  classLine,
+  factsFor,
+  factsLine,
+  greeting,
+  NEWCOMER_CLASSES,
+  nameFromText,
+  smsReply,
+  welcomeReply,
+} from './rules-triage';
+import { askFor, mergeAnswer, splitRecipient } from './slot-filling';
 import type { Observation, Plan, PlannerInput, Trigger } from './types';
 
 /**
@@ -28,6 +38,11 @@ const firstContact = (o?: Observation) =>
       | undefined
   )?.contacts?.[0];
 const firstName = (name: string) => name.split(/\s+/)[0] ?? name;
+/** A sender no contact matches exactly may still resemble one: a question for the person, never a name to use. */
+const lookalikeHint = (o?: Observation) => {
+  const similar = (o?.result as { not_the_sender?: string[] } | undefined)?.not_the_sender;
+  return similar?.length ? ` (not in the contacts; might be ${similar[0]}?)` : '';
+};
 
 function outcome(o: Observation, done: string, what: string): string {
   switch (o.status) {
@@ -90,8 +105,16 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
     if (!contact) return unknownSender(input, t, text, escNote);
-    const ack = smsReply(t.triage, contact.name, t.urgent);
-    const why = classLine(t.triage);
+    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first.
+    const read = find(obs, 'read_file');
+    if (t.triage && input.hasTool('read_file') && !read)
+      return {
+        kind: 'calls',
+        calls: [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }],
+      };
+    const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
+    const ack = smsReply(t.triage, contact.name, t.urgent, facts);
+    const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
       calls: [
@@ -169,6 +192,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
       calls: [{ name: 'search_contacts', args: { query: address, limit: 1 }, reason: 'Identify the sender' }],
     };
   const name = firstContact(lookup)?.name ?? e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '');
+  const mightBe = lookalikeHint(lookup);
   if (!input.hasTool('send_email')) {
     return {
       kind: 'respond',
@@ -191,7 +215,7 @@ function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_e
             threadId: e.threadId,
             ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
           },
-          reason: `Acknowledge ${name}'s email${why ? ` · ${why}` : ''}`,
+          reason: `Acknowledge ${name}'s email${mightBe}${why ? ` · ${why}` : ''}`,
         },
       ],
     };
@@ -208,12 +232,24 @@ type Intent = { intent: string; slots: Record<string, unknown> };
 
 function detect(text: string, input: PlannerInput): Intent | undefined {
   const t = text.trim();
+  // A bare request starts slot filling: "send an email", "send a text".
+  if (/^(?:please\s+)?(?:send|write|draft|compose)\s+(?:an?\s+|new\s+)*e-?mail\.?$/i.test(t))
+    return { intent: 'send_email', slots: {} };
+  if (/^(?:please\s+)?(?:send|write)\s+(?:an?\s+)?(?:text|sms)(?:\s+message)?\.?$/i.test(t))
+    return { intent: 'send_text', slots: {} };
   let m = t.match(/^(?:please\s+)?remember(?:\s+that)?\s+(.+)$/i);
   if (m) return { intent: 'remember', slots: { fact: m[1] } };
   m = t.match(/^(?:please\s+)?(?:text|sms|message)\s+(.+?)(?:\s+(?:that|saying|to say)\s+|:\s*)(.+)$/i);
   if (m) return { intent: 'send_text', slots: { recipient: m[1], text: m[2] } };
   m = t.match(/^(?:please\s+)?(?:text|sms|message)\s+(.+)$/i);
-  if (m) return { intent: 'send_text', slots: { recipient: m[1] } };
+  if (m) {
+    // "Text +1 555 000 9999 hello": the number is the recipient, the rest is the text.
+    const split = splitRecipient(m[1] as string);
+    return {
+      intent: 'send_text',
+      slots: { recipient: split.recipient, ...(split.rest ? { text: split.rest } : {}) },
+    };
+  }
   m = t.match(
     /^(?:please\s+)?e-?mail\s+(.+?)(?:\s+(?:about|re:?|regarding)\s+(.+?))?(?::\s*|\s+saying\s+|\s+that\s+)(.+)$/i,
   );
@@ -265,28 +301,16 @@ const REQUIRED: Record<string, string[]> = {
   lookup: ['query'],
   calendar: ['range'],
 };
-const QUESTIONS: Record<string, string> = {
-  recipient: 'Who should I send it to?',
-  text: 'What should the text say?',
-  subject: 'What is the subject of the email?',
-  body: 'What should the email say?',
-  title: 'What is the event?',
-  start: 'When should it be (date and time)?',
-  name: 'What is the task?',
-};
 
 function mergeFollowUp(input: PlannerInput, text: string): Intent | undefined {
   const pending = input.pendingIntent;
   if (!pending) return undefined;
-  const slot = pending.missing[0];
-  if (!slot) return { intent: pending.intent, slots: pending.slots };
-  let value: unknown = text.trim();
-  if (slot === 'start') {
-    const when = extractTime(text, input.now, input.timezone);
-    if (!when?.hasTime) return { intent: pending.intent, slots: pending.slots };
-    value = when.start;
-  }
-  return { intent: pending.intent, slots: { ...pending.slots, [slot]: value } };
+  if (!pending.missing.length) return { intent: pending.intent, slots: pending.slots };
+  const slots = mergeAnswer(pending.intent, pending.slots, pending.missing, text, {
+    now: input.now,
+    timezone: input.timezone,
+  });
+  return { intent: pending.intent, slots };
 }
 
 const HELP =
@@ -297,12 +321,14 @@ function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan 
     return { kind: 'respond', text: input.pendingIntent ? 'Okay, I dropped that request.' : 'Okay.' };
   // A follow-up that fills the missing slot belongs to the pending request, even when it reads like a new
   // one ("Please remember to leave the gate open" as the text of a message); otherwise try a new intent.
-  const slot = input.pendingIntent?.missing[0];
+  const pending = input.pendingIntent;
   const merged = mergeFollowUp(input, t.text);
   const filled =
-    slot !== undefined &&
-    merged?.slots[slot] !== undefined &&
-    merged.slots[slot] !== input.pendingIntent?.slots[slot];
+    pending !== undefined &&
+    merged !== undefined &&
+    pending.missing.some(
+      (s) => merged.slots[s] !== undefined && merged.slots[s] !== '' && merged.slots[s] !== pending.slots[s],
+    );
   const intent = (filled ? merged : detect(t.text, input)) ?? merged;
   if (!intent) return { kind: 'respond', text: HELP };
   const missing = (REQUIRED[intent.intent] ?? []).filter(
@@ -311,7 +337,7 @@ function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan 
   if (missing.length) {
     return {
       kind: 'ask',
-      text: QUESTIONS[missing[0] as string] ?? `I need the ${missing[0]}.`,
+      text: askFor(intent.intent, missing),
       intent: { ...intent, missing },
     };
   }
@@ -494,6 +520,9 @@ function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan 
       return { kind: 'respond', text: HELP };
   }
 }
+
+const memoryText = (result: unknown) =>
+  typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');
 
 function remember(input: PlannerInput, fact: string): Plan {
   if (!input.hasTool('read_file') || !input.hasTool('write_file'))
