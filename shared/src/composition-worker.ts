@@ -6,7 +6,9 @@ import { type Core, getCore } from './composition';
 import { buildAgent } from './composition-agent';
 import type { EventEnvelope } from './contracts/events';
 import type { ConsumeDeps } from './use-cases/consume-record';
+import { endDeadLettered } from './use-cases/end-dead-lettered';
 import { handleTimerFired } from './use-cases/expire-card';
+import { runRetryDecision } from './use-cases/run-retry';
 import { sendNotification } from './use-cases/send-notification';
 
 /** The worker's graph: the core plus the agent runtime and push delivery, built once per cold start. */
@@ -31,6 +33,18 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
     },
     runAgent: (events) => runAgentForEvents(agent.deps, events),
     onTimer: (event) => handleTimerFired(core, event),
+    maxReceiveCount: core.config.EVENTS_MAX_RECEIVE_COUNT,
+    onDeadLetter: (event, reason) => endDeadLettered(core, event, reason),
+    onRetryDecision: (event) =>
+      runRetryDecision(
+        {
+          ...core,
+          registry: agent.registry,
+          staleExecutingMs: agent.deps.settings.staleExecutingMs,
+          timezone: core.config.TEAM_TIMEZONE,
+        },
+        event,
+      ),
     notify: async (payload) => {
       if (!sender) {
         core.log.info('push.disabled', { conversationId: payload.conversationId, kind: payload.kind });

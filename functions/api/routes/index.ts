@@ -5,6 +5,7 @@ import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
 import { registerMemoryRoutes } from './memory';
+import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
 
 export type RouteOptions = ChatRouteOptions;
@@ -16,6 +17,7 @@ export type RouteOptions = ChatRouteOptions;
 export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerSessionRoutes(app);
   registerConversationRoutes(app);
+  registerRetryRoutes(app);
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);

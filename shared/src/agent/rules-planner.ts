@@ -1,6 +1,7 @@
 import { extractDayRange, extractEmails, extractPhones, extractTime } from '../domain/extract';
 import { triageLead } from './lead-triage';
 import { classLine, greeting, NEWCOMER_CLASSES, nameFromText, smsReply, welcomeReply } from './rules-triage';
+import { askFor, mergeAnswer, splitRecipient } from './slot-filling';
 import type { Observation, Plan, PlannerInput, Trigger } from './types';
 
 /**
@@ -214,12 +215,24 @@ type Intent = { intent: string; slots: Record<string, unknown> };
 
 function detect(text: string, input: PlannerInput): Intent | undefined {
   const t = text.trim();
+  // A bare request starts slot filling: "send an email", "send a text".
+  if (/^(?:please\s+)?(?:send|write|draft|compose)\s+(?:an?\s+|new\s+)*e-?mail\.?$/i.test(t))
+    return { intent: 'send_email', slots: {} };
+  if (/^(?:please\s+)?(?:send|write)\s+(?:an?\s+)?(?:text|sms)(?:\s+message)?\.?$/i.test(t))
+    return { intent: 'send_text', slots: {} };
   let m = t.match(/^(?:please\s+)?remember(?:\s+that)?\s+(.+)$/i);
   if (m) return { intent: 'remember', slots: { fact: m[1] } };
   m = t.match(/^(?:please\s+)?(?:text|sms|message)\s+(.+?)(?:\s+(?:that|saying|to say)\s+|:\s*)(.+)$/i);
   if (m) return { intent: 'send_text', slots: { recipient: m[1], text: m[2] } };
   m = t.match(/^(?:please\s+)?(?:text|sms|message)\s+(.+)$/i);
-  if (m) return { intent: 'send_text', slots: { recipient: m[1] } };
+  if (m) {
+    // "Text +1 555 000 9999 hello": the number is the recipient, the rest is the text.
+    const split = splitRecipient(m[1] as string);
+    return {
+      intent: 'send_text',
+      slots: { recipient: split.recipient, ...(split.rest ? { text: split.rest } : {}) },
+    };
+  }
   m = t.match(
     /^(?:please\s+)?e-?mail\s+(.+?)(?:\s+(?:about|re:?|regarding)\s+(.+?))?(?::\s*|\s+saying\s+|\s+that\s+)(.+)$/i,
   );
@@ -271,28 +284,16 @@ const REQUIRED: Record<string, string[]> = {
   lookup: ['query'],
   calendar: ['range'],
 };
-const QUESTIONS: Record<string, string> = {
-  recipient: 'Who should I send it to?',
-  text: 'What should the text say?',
-  subject: 'What is the subject of the email?',
-  body: 'What should the email say?',
-  title: 'What is the event?',
-  start: 'When should it be (date and time)?',
-  name: 'What is the task?',
-};
 
 function mergeFollowUp(input: PlannerInput, text: string): Intent | undefined {
   const pending = input.pendingIntent;
   if (!pending) return undefined;
-  const slot = pending.missing[0];
-  if (!slot) return { intent: pending.intent, slots: pending.slots };
-  let value: unknown = text.trim();
-  if (slot === 'start') {
-    const when = extractTime(text, input.now, input.timezone);
-    if (!when?.hasTime) return { intent: pending.intent, slots: pending.slots };
-    value = when.start;
-  }
-  return { intent: pending.intent, slots: { ...pending.slots, [slot]: value } };
+  if (!pending.missing.length) return { intent: pending.intent, slots: pending.slots };
+  const slots = mergeAnswer(pending.intent, pending.slots, pending.missing, text, {
+    now: input.now,
+    timezone: input.timezone,
+  });
+  return { intent: pending.intent, slots };
 }
 
 const HELP =
@@ -303,12 +304,14 @@ function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan 
     return { kind: 'respond', text: input.pendingIntent ? 'Okay, I dropped that request.' : 'Okay.' };
   // A follow-up that fills the missing slot belongs to the pending request, even when it reads like a new
   // one ("Please remember to leave the gate open" as the text of a message); otherwise try a new intent.
-  const slot = input.pendingIntent?.missing[0];
+  const pending = input.pendingIntent;
   const merged = mergeFollowUp(input, t.text);
   const filled =
-    slot !== undefined &&
-    merged?.slots[slot] !== undefined &&
-    merged.slots[slot] !== input.pendingIntent?.slots[slot];
+    pending !== undefined &&
+    merged !== undefined &&
+    pending.missing.some(
+      (s) => merged.slots[s] !== undefined && merged.slots[s] !== '' && merged.slots[s] !== pending.slots[s],
+    );
   const intent = (filled ? merged : detect(t.text, input)) ?? merged;
   if (!intent) return { kind: 'respond', text: HELP };
   const missing = (REQUIRED[intent.intent] ?? []).filter(
@@ -317,7 +320,7 @@ function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan 
   if (missing.length) {
     return {
       kind: 'ask',
-      text: QUESTIONS[missing[0] as string] ?? `I need the ${missing[0]}.`,
+      text: askFor(intent.intent, missing),
       intent: { ...intent, missing },
     };
   }

@@ -2,6 +2,7 @@ import type { EventEnvelope, EventOf, NotifyPayload } from '../contracts/events'
 import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
+import { isRetryRun } from './retry-action';
 
 export interface AgentOutcome {
   runId?: string;
@@ -16,6 +17,8 @@ export interface ProcessEventDeps extends AdmitDeps {
   notify?: (payload: NotifyPayload, correlationId: string) => Promise<void>;
   /** A one-time timer came due (card expiry, re-notification): see use-cases/expire-card. */
   onTimer?: (event: EventOf<'timer.fired'>) => Promise<AgentOutcome>;
+  /** The decision on a retried card, which lives in its own one-card run (use-cases/run-retry). */
+  onRetryDecision?: (event: EventOf<'approval.decided'>) => Promise<AgentOutcome>;
 }
 
 /**
@@ -35,6 +38,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     result = { outcome: 'notified' };
   } else if (event.type === 'timer.fired') {
     result = deps.onTimer ? await deps.onTimer(event) : { outcome: 'timers not configured' };
+  } else if (event.type === 'approval.decided' && deps.onRetryDecision && isRetryRun(event.payload.runId)) {
+    result = await deps.onRetryDecision(event);
   } else if (deps.runAgent) {
     result = await deps.runAgent(admission.events);
   } else {

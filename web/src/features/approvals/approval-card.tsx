@@ -3,6 +3,7 @@ import type { PendingAction, ReviewScore } from '../../../../shared/src/contract
 import { ApiError, describeError } from '../../lib/api';
 import { clockTime, formatPhone } from '../../lib/format';
 import { useApi } from '../auth/auth-context';
+import { RetryButton } from './retry-button';
 import { fieldLabel, toolView } from './tool-views';
 
 type ContactLike = { name?: string; phone?: string; email?: string } | undefined;
@@ -159,6 +160,7 @@ export function ApprovalCard({
       )}
 
       <Outcome action={action} />
+      <RetryButton action={action} onRetried={onDecided} />
 
       {notice && (
         <p className="notice" role="status">
