@@ -132,7 +132,7 @@ export async function buildAgent(
       maxIterations: c.MAX_ITERATIONS,
       intentTtlMinutes: c.PENDING_INTENT_TTL_MINUTES,
       tokenBudget: c.RUN_TOKEN_BUDGET,
-      staleExecutingMs: 6 * 60_000,
+      staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
     },
     instructions: async () => (await core.instructions.current())?.text,
     ...(ws

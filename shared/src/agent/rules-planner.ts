@@ -1,6 +1,15 @@
 import { extractDayRange, extractEmails, extractPhones, extractTime } from '../domain/extract';
 import { triageLead } from './lead-triage';
-import { classLine, greeting, NEWCOMER_CLASSES, nameFromText, smsReply, welcomeReply } from './rules-triage';
+import {
+  classLine,
+  factsFor,
+  factsLine,
+  greeting,
+  NEWCOMER_CLASSES,
+  nameFromText,
+  smsReply,
+  welcomeReply,
+} from './rules-triage';
 import { askFor, mergeAnswer, splitRecipient } from './slot-filling';
 import type { Observation, Plan, PlannerInput, Trigger } from './types';
 
@@ -96,8 +105,16 @@ function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
     if (!contact) return unknownSender(input, t, text, escNote);
-    const ack = smsReply(t.triage, contact.name, t.urgent);
-    const why = classLine(t.triage);
+    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first.
+    const read = find(obs, 'read_file');
+    if (t.triage && input.hasTool('read_file') && !read)
+      return {
+        kind: 'calls',
+        calls: [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }],
+      };
+    const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
+    const ack = smsReply(t.triage, contact.name, t.urgent, facts);
+    const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
       calls: [
@@ -503,6 +520,9 @@ function chat(input: PlannerInput, t: Extract<Trigger, { kind: 'chat' }>): Plan 
       return { kind: 'respond', text: HELP };
   }
 }
+
+const memoryText = (result: unknown) =>
+  typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');
 
 function remember(input: PlannerInput, fact: string): Plan {
   if (!input.hasTool('read_file') || !input.hasTool('write_file'))
