@@ -5,8 +5,8 @@ import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { createDynamoPushSubscriptionStore } from '../../shared/src/adapters/dynamo/push-subscription-store';
 import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { resetComposition } from '../../shared/src/composition';
-import { resetWorkerDeps } from '../../shared/src/composition-worker';
+import { resetComposition } from '../../shared/src/composition/core';
+import { resetWorkerDeps } from '../../shared/src/composition/worker';
 import { SCHEDULES } from '../../shared/src/schedules';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
@@ -136,6 +136,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         handler: fn<HttpHandler>(() => import('../../functions/api')),
         streaming: fn<StreamingHandler>(() => import('../../functions/api-stream')),
       },
+      // The demo team's dev sign-in exists on the local stack only (never in a Lambda bundle).
+      { method: '*', path: '/api/dev/*', handler: fn<HttpHandler>(() => import('./dev-routes')) },
       { method: '*', path: '/api/*', handler: fn<HttpHandler>(() => import('../../functions/api')) },
       {
         method: 'POST',

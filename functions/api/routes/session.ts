@@ -1,25 +1,15 @@
 import type { Hono } from 'hono';
-import { DEMO_PEOPLE } from '../../../scripts/emulators/seed/demo-team';
-import { signDevSessionToken } from '../../../shared/src/auth/dev-session';
 import type { Config } from '../../../shared/src/config';
-import {
-  devSessionRequest,
-  devSessionResponse,
-  devTeamResponse,
-  meResponse,
-  publicConfigResponse,
-} from '../../../shared/src/contracts/api';
+import { meResponse, publicConfigResponse } from '../../../shared/src/contracts/api';
 import type { AppEnv } from '../app';
-import { currentUser, readJson, reply } from '../http';
+import { currentUser, reply } from '../http';
 
 /** Dev sign-in exists only on a local stack that generated a dev key; everywhere else it is a plain 404. */
 export function devSignInEnabled(config: Config): config is Config & { DEV_AUTH_PRIVATE_KEY: string } {
   return config.STAGE === 'local' && Boolean(config.DEV_AUTH_PRIVATE_KEY);
 }
 
-const DEV_ISSUER = 'https://clerk.switchboard.local';
-
-/** Who is signed in, what the PWA needs before sign-in, and the local dev sign-in. */
+/** Who is signed in, and what the PWA needs before sign-in. The dev sign-in routes belong to the local stack. */
 export function registerSessionRoutes(app: Hono<AppEnv>) {
   app.get('/api/me', (c) => reply(c, meResponse, { user: currentUser(c) }));
 
@@ -32,34 +22,5 @@ export function registerSessionRoutes(app: Hono<AppEnv>) {
       ...(config.CLERK_PUBLISHABLE_KEY ? { clerkPublishableKey: config.CLERK_PUBLISHABLE_KEY } : {}),
       ...(config.VAPID_PUBLIC_KEY ? { vapidPublicKey: config.VAPID_PUBLIC_KEY } : {}),
     });
-  });
-
-  app.get('/api/dev/team', (c) => {
-    const config = c.get('core').config;
-    if (!devSignInEnabled(config)) return c.notFound();
-    const admins = new Set(config.ADMIN_EMAILS.map((e) => e.toLowerCase()));
-    const members = DEMO_PEOPLE.filter((p) => p.internal).map((p) => ({
-      email: p.email,
-      name: `${p.firstName} ${p.lastName}`,
-      role: p.role,
-      isAdmin: admins.has(p.email.toLowerCase()),
-    }));
-    return reply(c, devTeamResponse, { members });
-  });
-
-  app.post('/api/dev/session', async (c) => {
-    const config = c.get('core').config;
-    if (!devSignInEnabled(config)) return c.notFound();
-    const body = await readJson(c, devSessionRequest);
-    const person = DEMO_PEOPLE.find((p) => p.email.toLowerCase() === body.email);
-    const name = body.name ?? (person ? `${person.firstName} ${person.lastName}` : undefined);
-    // Any email may be minted: the allow-list is checked when the token is used, exactly as with Clerk.
-    const session = await signDevSessionToken(config.DEV_AUTH_PRIVATE_KEY, {
-      email: body.email,
-      ...(name ? { name } : {}),
-      azp: config.CLERK_AUTHORIZED_PARTIES[0] ?? new URL(config.PUBLIC_BASE_URL).origin,
-      issuer: DEV_ISSUER,
-    });
-    return reply(c, devSessionResponse, session);
   });
 }

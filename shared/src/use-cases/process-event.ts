@@ -2,18 +2,16 @@ import type { EventEnvelope, NotifyPayload } from '../contracts/events';
 import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
+import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
+import { type SendNotificationDeps, sendNotification } from './send-notification';
 
-export interface AgentOutcome {
-  runId?: string;
-  outcome: string;
-}
+export type { AgentOutcome } from './run-event-group';
 
-export interface ProcessEventDeps extends AdmitDeps {
+export interface ProcessEventDeps extends AdmitDeps, RunEventGroupDeps {
   ledger: EventLedger;
   log: Log;
-  /** Runs (or resumes) the agent for a group of events that share a key. */
-  runAgent?: (events: EventEnvelope[]) => Promise<AgentOutcome>;
-  notify?: (payload: NotifyPayload, correlationId: string) => Promise<void>;
+  /** Web Push delivery; absent when no VAPID key pair is configured (push is off on this deployment). */
+  push?: SendNotificationDeps;
 }
 
 /**
@@ -28,13 +26,10 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   if (event.type === 'system.ping') {
     result = { outcome: `pong: ${event.payload.note}` };
   } else if (event.type === 'notify') {
-    if (!deps.notify) throw new Error('notify is not configured');
-    await deps.notify(event.payload, event.correlationId);
+    await notify(deps, event.payload);
     result = { outcome: 'notified' };
-  } else if (deps.runAgent) {
-    result = await deps.runAgent(admission.events);
   } else {
-    result = { outcome: 'recorded (agent not configured)' };
+    result = await runEventGroup(deps, admission.events);
   }
 
   const at = deps.clock().toISOString();
@@ -59,4 +54,13 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     outcome: result.outcome,
   });
   return result;
+}
+
+async function notify(deps: ProcessEventDeps, payload: NotifyPayload) {
+  if (!deps.push) {
+    deps.log.info('push.disabled', { conversationId: payload.conversationId, kind: payload.kind });
+    return;
+  }
+  const result = await sendNotification(deps.push, payload);
+  deps.log.info('push.sent', { ...result });
 }

@@ -1,32 +1,31 @@
-import { anthropicModel } from './adapters/anthropic-model';
-import { DynamoFactStore } from './adapters/dynamo/fact-store';
-import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-workspace';
-import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
-import { createTwilioPager } from './adapters/twilio-pager';
-import type { HandleEventsDeps } from './agent/handle-events';
-import { loadMemoryContext } from './agent/memory-context';
-import { conversationPolicy } from './agent/policy-runtime';
-import type { Core } from './composition';
+import { anthropicModel } from '../adapters/anthropic-model';
+import { DynamoFactStore } from '../adapters/dynamo/fact-store';
+import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from '../adapters/git-workspace';
+import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
+import { createTwilioPager } from '../adapters/twilio-pager';
+import { loadMemoryContext } from '../agent/memory-context';
+import { conversationPolicy } from '../agent/policy-runtime';
 import {
   DEFAULT_RULEBASE_FILES,
   loadRulebases,
   type Rulebase,
   SPEC_TOOLS,
   type ToolInfo,
-} from './domain/policy';
-import type { Log } from './ports/logger';
-import type { Workspace } from './ports/workspace';
-import { buildClickUpToolDeps, clickUpTools } from './tools/clickup';
-import { contactDirectory } from './tools/contact-directory';
-import { buildDbSearchToolDeps, dbSearchTools } from './tools/db-search';
-import { escalate } from './tools/escalation';
-import { buildGoogleToolDeps, googleTools } from './tools/google';
-import { openPhoneTools, replyToSender } from './tools/openphone';
-import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
-import { runCodeTool } from './tools/sandbox';
-import { buildWebToolDeps, webTools } from './tools/web';
-import { workspaceTools } from './tools/workspace';
-import { decideApproval } from './use-cases/decide-approval';
+} from '../domain/policy';
+import type { Log } from '../ports/logger';
+import type { Workspace } from '../ports/workspace';
+import { buildClickUpToolDeps, clickUpTools } from '../tools/clickup';
+import { contactDirectory } from '../tools/contact-directory';
+import { buildDbSearchToolDeps, dbSearchTools } from '../tools/db-search';
+import { escalate } from '../tools/escalation';
+import { buildGoogleToolDeps, googleTools } from '../tools/google';
+import { openPhoneTools, replyToSender } from '../tools/openphone';
+import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
+import { runCodeTool } from '../tools/sandbox';
+import { buildWebToolDeps, webTools } from '../tools/web';
+import { workspaceTools } from '../tools/workspace';
+import type { RunEventGroupDeps } from '../use-cases/run-event-group';
+import type { Core } from './core';
 
 /**
  * Config → the agent's tools, guard and model. An integration whose credentials are absent is simply not
@@ -34,10 +33,10 @@ import { decideApproval } from './use-cases/decide-approval';
  */
 export async function buildAgent(
   core: Core,
-): Promise<{ deps: HandleEventsDeps; registry: ToolRegistry; workspace?: Workspace }> {
+): Promise<{ deps: RunEventGroupDeps; registry: ToolRegistry; workspace?: Workspace }> {
   const c = core.config;
   const tools: BoundTool[] = [];
-  let directory: HandleEventsDeps['directory'];
+  let directory: RunEventGroupDeps['directory'];
 
   if (c.OPENPHONE_API_KEY) {
     const sms = createOpenPhoneHttpGateway({ baseUrl: c.OPENPHONE_API_BASE, apiKey: c.OPENPHONE_API_KEY });
@@ -92,7 +91,7 @@ export async function buildAgent(
   tools.push(...policy.tools);
   const registry = new ToolRegistry(tools);
   const ws = workspace;
-  const deps: HandleEventsDeps = {
+  const deps: RunEventGroupDeps = {
     ...core,
     registry,
     guard: policy.guard,
@@ -115,7 +114,7 @@ export async function buildAgent(
       tokenBudget: c.RUN_TOKEN_BUDGET,
       staleExecutingMs: 6 * 60_000,
     },
-    instructions: async () => (await core.instructions.current())?.text,
+    adminInstructions: async () => (await core.instructions.current())?.text,
     ...(ws
       ? {
           memory: {
@@ -123,11 +122,8 @@ export async function buildAgent(
               await ws.sync();
               return (await loadMemoryContext(ws)).text;
             },
-            async afterTurn(summary: string) {
-              const r = await ws.commitAndPush({
-                conversationId: summary.split(':')[0]?.replace('Conversation ', '') ?? 'unknown',
-                summary,
-              });
+            async afterTurn(turn: { conversationId: string; summary: string }) {
+              const r = await ws.commitAndPush(turn);
               core.log.info('memory.sync', {
                 changed: r.changes.length,
                 pushed: r.pushed,
@@ -140,8 +136,6 @@ export async function buildAgent(
         }
       : {}),
     ...(directory ? { directory } : {}),
-    decide: (input) =>
-      decideApproval({ ...core, validateArgs: (tool, args) => registry.validateArgs(tool, args) }, input),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
 }

@@ -1,0 +1,44 @@
+import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
+import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
+import type { ConsumeDeps } from '../use-cases/consume-record';
+import { buildAgent } from './agent';
+import { type Core, getCore } from './core';
+
+/** The worker's graph: the core plus the agent runtime and push delivery, built once per cold start. */
+export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core: Core }> {
+  const agent = await buildAgent(core);
+  const vapid = vapidDetailsFromConfig(core.config);
+  const subscriptions = createDynamoPushSubscriptionStore({
+    doc: core.dynamo.doc,
+    tableName: core.config.TABLE_NAME,
+  });
+  return {
+    ...core,
+    ...agent.deps,
+    core,
+    cooldownSeconds: core.config.COOLDOWN_SECONDS,
+    ...(vapid
+      ? {
+          push: {
+            subscriptions,
+            sender: createWebPushSender({ vapid }),
+            log: core.log,
+            countPendingApprovals: async () =>
+              (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),
+          },
+        }
+      : {}),
+  };
+}
+
+let cached: ReturnType<typeof buildWorkerDeps> | undefined;
+export function getWorkerDeps() {
+  cached ??= getCore('agent-worker').then(buildWorkerDeps);
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}
+export function resetWorkerDeps() {
+  cached = undefined;
+}
