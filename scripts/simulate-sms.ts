@@ -7,19 +7,18 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { signOpenPhoneLegacy, signOpenPhoneStandard } from '../shared/src/domain/openphone-signature';
 import { describeZodIssues, ValidationError } from '../shared/src/errors';
+import { messageEvent } from './emulators/openphone-payloads';
 import { DEMO_LINES } from './emulators/seed/demo-team';
 
 /**
  * `npm run simulate:sms -- --from +14155550111 [--to +14155550100] [--scheme legacy|standard] "text"`
  *
- * Sends one `message.received` delivery to the running local stack exactly as Quo would: the envelope
- * `{ id, object: 'event', apiVersion, createdAt, type, data: { object } }`, signed over the raw bytes in the
- * chosen scheme with the stack's webhook secret, then prints the HTTP answer. The stack's address and secret
- * come from .local/runtime.json, which `npm start` writes.
+ * Sends one `message.received` delivery to the running local stack exactly as Quo would, signed over the raw
+ * bytes in the chosen scheme with the stack's webhook secret, then prints the HTTP answer. The stack's address
+ * and secret come from .local/runtime.json, which `npm start` writes.
  *
- * The two schemes also differ in shape the way Quo's two webhook generations do where our contract reads
- * them: app-created (legacy) webhooks carry the text in `body` and `to` as a string, API-created ones `text`
- * and `to` as an array.
+ * The scheme picks the webhook generation, as at Quo: `standard` sends the 2026-03-30 body (`data.resource` +
+ * `data.context`), `legacy` the app-created webhook's `data.object` (text in `body`, `to` a string).
  */
 
 export const localRuntime = z.object({
@@ -73,7 +72,11 @@ export interface BuiltDelivery {
   rawBody: string;
 }
 
-/** One `message.received` event as Quo delivers it (ids in Quo's formats: EV…, AC…, PN…, CN…). */
+/**
+ * One `message.received` event as Quo delivers it (ids in Quo's formats: EV…, AC…, PN…, CN…), in the body of
+ * the webhook generation that signs with `scheme`: legacy → `data.object` (app-style: `body`, `to` a string),
+ * standard → the 2026-03-30 `data.resource` + `data.context`.
+ */
 export function buildMessageReceived(input: {
   from: string;
   to: string;
@@ -82,6 +85,7 @@ export function buildMessageReceived(input: {
   phoneNumberId?: string;
   now?: Date;
   eventId?: string;
+  media?: Array<{ url: string; type: string }>;
 }): BuiltDelivery {
   const at = (input.now ?? new Date()).toISOString();
   const eventId = input.eventId ?? `EV${randomBytes(16).toString('hex')}`;
@@ -89,29 +93,26 @@ export function buildMessageReceived(input: {
     input.phoneNumberId ??
     Object.values(DEMO_LINES).find((l) => l.number === input.to)?.id ??
     `PN${createHash('sha256').update(input.to).digest('hex').slice(0, 8)}`;
-  const legacy = input.scheme === 'legacy';
-  const object = {
-    id: `AC${randomBytes(16).toString('hex')}`,
-    object: 'message',
-    from: input.from,
-    to: legacy ? input.to : [input.to],
-    direction: 'incoming',
-    [legacy ? 'body' : 'text']: input.text,
-    media: [],
-    status: 'received',
-    createdAt: at,
-    userId: null,
-    phoneNumberId,
-    conversationId: `CN${createHash('sha256').update(`${phoneNumberId}|${input.from}`).digest('hex').slice(0, 24)}`,
-  };
-  const event = {
-    id: eventId,
-    object: 'event',
-    apiVersion: legacy ? 'v2' : 'v4',
-    createdAt: at,
+  const event = messageEvent({
+    scheme: input.scheme,
     type: 'message.received',
-    data: { object },
-  };
+    eventId,
+    at,
+    appStyle: input.scheme === 'legacy',
+    message: {
+      id: `AC${randomBytes(16).toString('hex')}`,
+      from: input.from,
+      to: [input.to],
+      direction: 'incoming',
+      text: input.text,
+      media: input.media ?? [],
+      status: 'received',
+      createdAt: at,
+      userId: null,
+      phoneNumberId,
+      conversationId: `CN${createHash('sha256').update(`${phoneNumberId}|${input.from}`).digest('hex').slice(0, 24)}`,
+    },
+  });
   return { eventId, rawBody: JSON.stringify(event) };
 }
 

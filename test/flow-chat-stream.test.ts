@@ -46,6 +46,28 @@ test('the chat stream arrives live: the run status comes first, the answer later
   expect(chunks.length).toBeGreaterThan(1);
 }, 60_000);
 
+test('behind CloudFront OAC: the session in its own header beside a SigV4 Authorization is accepted', async () => {
+  const session = await fetch(`${stack.url}/api/dev/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@oakproperties.example' }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  const res = await fetch(`${stack.url}/api/chat`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      // What the function URL receives: CloudFront's signature, the PWA's session moved beside it.
+      authorization:
+        'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261123/us-east-1/lambda/aws4_request, SignedHeaders=host, Signature=abc',
+      'x-switchboard-session': `Bearer ${token}`,
+    },
+    body: JSON.stringify({ text: 'who is Lena?' }),
+  });
+  expect(res.status).toBe(200);
+  await res.text();
+}, 60_000);
+
 test('the streaming route still requires a session', async () => {
   const res = await fetch(`${stack.url}/api/chat`, {
     method: 'POST',

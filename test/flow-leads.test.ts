@@ -173,7 +173,7 @@ test('lead emails → one conversation each, with the policy derivation (or what
 
   // A person approves the invitation: it goes to the lead, in the listing's thread, once, and the run ends.
   await decideApproval(
-    { ...core, validateArgs: () => ({ ok: false, reason: 'no edits in this test' }) },
+    { ...core, validateArgs: (_t, args) => ({ ok: true, args: args as Record<string, unknown> }) },
     {
       conversationId: q.conversationId,
       actionId: q.id,

@@ -1,10 +1,14 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiDeps } from '../../shared/src/composition/api';
 import type { SessionUser } from '../../shared/src/contracts/api';
 import { describeZodIssues, isAppError } from '../../shared/src/errors';
 import { type RouteOptions, registerRoutes } from './routes';
 import { sessionGuard, sessionGuardWith } from './session-guard';
+
+/** Large enough for any card edit the schemas allow (an email body is at most 20,000 characters). */
+export const API_MAX_BODY_BYTES = 512 * 1024;
 
 /** `user` is set by the session guard on every route that is not public. */
 export type AppEnv = { Variables: { core: ApiDeps; user?: SessionUser } };
@@ -24,6 +28,24 @@ export function createApp(getDeps: () => Promise<ApiDeps>, opts: RouteOptions = 
 
   app.get('/health', (c) => c.json({ ok: true, service: 'switchboard', time: new Date().toISOString() }));
 
+  // Past this size a body is refused before it is read (413); below it, each route's schema bounds every
+  // field with a 400 naming it (an email body over its limit), so nothing oversized reaches DynamoDB.
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: API_MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          {
+            error: {
+              code: 'payload_too_large',
+              message: `The request body is over ${API_MAX_BODY_BYTES / 1024} KiB; send less.`,
+            },
+          },
+          413,
+        ),
+    }),
+  );
   app.use('/api/*', opts.extraRoutes ? sessionGuardWith(opts.extraRoutes.publicRoutes) : sessionGuard);
   registerRoutes(app, opts);
 

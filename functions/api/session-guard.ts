@@ -6,6 +6,7 @@ import {
   type VerifySession,
 } from '../../shared/src/auth/session-verifier';
 import type { Core } from '../../shared/src/composition/core';
+import { SESSION_HEADER } from '../../shared/src/contracts/edge';
 import { ForbiddenError } from '../../shared/src/errors';
 import type { AppEnv } from './app';
 
@@ -59,7 +60,8 @@ const guard = async (
 ) => {
   const endpoint = matchedRoutes(c).findLast((r) => r.method !== 'ALL');
   if (!endpoint || publicRoutes.has(`${endpoint.method} ${endpoint.path}`)) return next();
-  const token = bearerToken(c.req.header('authorization'));
+  // /api/chat arrives through CloudFront OAC, whose SigV4 signature occupies Authorization.
+  const token = bearerToken(c.req.header(SESSION_HEADER) ?? c.req.header('authorization'));
   const user = await verifierFor(c.get('core'))(token);
   if (endpoint.path.startsWith(ADMIN_PREFIX) && !user.isAdmin) {
     throw new ForbiddenError('Only admins can do this; ask an admin to change it or to grant you the role.');

@@ -1,10 +1,14 @@
 import { buildApp } from '../lib/app';
+import { parseDeployment } from '../lib/deployment';
 
 // Non-secret settings come from the deploying shell (see README "Deploy"); secrets live in Secrets Manager.
+// PUBLIC_BASE_URL is not among them: it comes from the deployment (DOMAIN_NAME or the CloudFront domain).
 const pick = (names: string[]) =>
   Object.fromEntries(names.filter((n) => process.env[n]).map((n) => [n, process.env[n] as string]));
 
 const { app } = buildApp({
+  // STAGE, DOMAIN_NAME, certificates, limits, WAF, ALARM_EMAIL: validated, or synth stops naming the variable.
+  deployment: parseDeployment(process.env),
   settings: pick([
     'TEAM_NAME',
     'TEAM_TIMEZONE',
@@ -20,7 +24,6 @@ const { app } = buildApp({
     'ONCALL_HOURS',
     'VAPID_PUBLIC_KEY',
     'VAPID_SUBJECT',
-    'PUBLIC_BASE_URL',
     'MEMORY_GIT_URL',
     'ANTHROPIC_MODEL',
     'ANTHROPIC_HELPER_MODEL',

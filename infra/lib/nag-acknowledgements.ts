@@ -23,7 +23,7 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
       reason: 'The AWS-managed minimal logging policy for Lambda; CDK custom-resource handlers use it too.',
     },
     {
-      id: 'AwsSolutions-IAM5[Resource::SwitchboardStateful:ExportsOutputFnGetAttTableCD117FA1ArnE2C8C204/index/*]',
+      id: `AwsSolutions-IAM5[Resource::${stateful.stackName}:ExportsOutputFnGetAttTableCD117FA1ArnE2C8C204/index/*]`,
       reason:
         'grantReadWriteData covers the table and its own indexes (index/*): queries on gsi1 need it; nothing else is reachable.',
     },
@@ -38,15 +38,18 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
         'The CDK BucketDeployment handler syncs the PWA build into the site bucket; its grants are scoped to that bucket and the asset bucket.',
     })),
     {
-      id: 'AwsSolutions-IAM5[Resource::<SiteE53D7754.Arn>/*]',
+      id: 'AwsSolutions-IAM5[Resource::<WebSiteD504717C.Arn>/*]',
       reason: 'The deployment handler writes the PWA files (object keys) into the site bucket only.',
     },
-    // The bootstrap asset bucket's ARN renders differently when the stack's region is known at synth time.
+    // The bootstrap asset bucket's ARN renders differently when the stack's account/region are known at synth.
     ...[
       'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
       ...(Token.isUnresolved(stateless.region)
         ? []
-        : [`arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${stateless.region}/*`]),
+        : [
+            `arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-${stateless.region}/*`,
+            `arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-${stateless.account}-${stateless.region}/*`,
+          ]),
     ].map((arn) => ({
       id: `AwsSolutions-IAM5[Resource::${arn}]`,
       reason: 'The deployment handler reads the PWA asset from the CDK bootstrap asset bucket.',
@@ -74,7 +77,7 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
     {
       id: 'AwsSolutions-CFR2',
       reason:
-        'A WAF costs more than the whole idle system; the API requires a session and webhooks a signature.',
+        'WAF is a deployment choice (WAF=true, the default for prod, attaches the us-east-1 web ACL); a dev stage skips its fixed monthly cost, and the API still requires a session and the webhooks a signature.',
     },
     {
       id: 'AwsSolutions-CFR3',

@@ -7,6 +7,8 @@ import { tableDefinition } from '../../shared/src/adapters/dynamo/table';
 
 /** The worker's timeout; the queue's visibility timeout is 6× this (AWS's guidance for Lambda consumers). */
 export const WORKER_TIMEOUT_SECONDS = 120;
+/** Receives before the events queue redrives a message to the DLQ; the worker's last attempt knows it. */
+export const EVENTS_MAX_RECEIVE_COUNT = 5;
 
 /** Everything that holds data, apart from what can be redeployed freely (SPEC conventions §10). */
 export class StatefulStack extends Stack {
@@ -46,7 +48,7 @@ export class StatefulStack extends Stack {
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.dlq, maxReceiveCount: 5 },
+      deadLetterQueue: { queue: this.dlq, maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT },
     });
 
     // One JSON secret holding every credential (names as in .env.example); values are set after deploy.

@@ -1,38 +1,39 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CorsHttpMethod, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Arn, CfnOutput, Duration, Stack, type StackProps, Token } from 'aws-cdk-lib';
+import { DomainName, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import {
-  AllowedMethods,
-  CachePolicy,
-  Distribution,
-  OriginRequestPolicy,
-  ViewerProtocolPolicy,
-} from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { SCHEDULES } from '../../shared/src/schedules';
-import { WORKER_TIMEOUT_SECONDS } from './stateful-stack';
+import type { Deployment } from './deployment';
+import { WebDistribution } from './edge/web-distribution';
+import { EVENTS_MAX_RECEIVE_COUNT, WORKER_TIMEOUT_SECONDS } from './stateful-stack';
+import { addTimers } from './timers';
 import { TsFunction } from './ts-function';
 
 export interface StatelessStackProps extends StackProps {
+  deployment: Deployment;
   table: Table;
   queue: Queue;
   dlq: Queue;
   secret: Secret;
   /** Non-secret settings passed as environment variables (team timezone, allowed domains, …). */
   settings?: Record<string, string>;
+  /** The built PWA; default web/dist when it exists. */
+  webDist?: string;
+  /** The CLOUDFRONT-scoped WAF web ACL (from the us-east-1 edge stack), when the deployment has one. */
+  webAclArn?: string;
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -41,15 +42,19 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export class StatelessStack extends Stack {
   readonly api: HttpApi;
   readonly functions: Record<string, TsFunction>;
+  readonly web: WebDistribution;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
+    const d = props.deployment;
+    const publicUrl = this.publicBaseUrl(d);
     const environment = {
       TABLE_NAME: props.table.tableName,
       EVENTS_QUEUE_URL: props.queue.queueUrl,
       DLQ_URL: props.dlq.queueUrl,
       SECRETS_ARN: props.secret.secretArn,
       ...props.settings,
+      ...publicUrl.environment,
     };
     const make = (
       name: string,
@@ -65,63 +70,68 @@ export class StatelessStack extends Stack {
       });
       props.table.grantReadWriteData(f.fn);
       props.secret.grantRead(f.fn);
+      if (publicUrl.parameterArn) {
+        f.fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [publicUrl.parameterArn] }),
+        );
+      }
       return f;
     };
 
-    const api = make('Api', 'functions/api.ts', { memorySize: 1024 });
+    // HTTP-facing functions get a small reserved concurrency: a flood of requests costs at most that many
+    // instances, and the rest of the account keeps its capacity.
+    const api = make('Api', 'functions/api.ts', {
+      memorySize: 1024,
+      reservedConcurrentExecutions: d.API_CONCURRENCY,
+    });
     // The same app, response-streaming, for /api/chat: API Gateway would buffer the UI message stream.
     const apiStream = make('ApiStream', 'functions/api-stream.ts', {
       memorySize: 1024,
       timeout: Duration.seconds(60),
+      reservedConcurrentExecutions: d.CHAT_CONCURRENCY,
     });
+    // AWS_IAM: only CloudFront (origin access control, which signs each request) may invoke it.
     const apiStreamUrl = apiStream.fn.addFunctionUrl({
-      authType: FunctionUrlAuthType.NONE,
+      authType: FunctionUrlAuthType.AWS_IAM,
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
     const webhook = make('OpenPhoneWebhook', 'functions/openphone-webhook.ts', {
       timeout: Duration.seconds(10),
+      reservedConcurrentExecutions: d.WEBHOOK_CONCURRENCY,
     });
     const twilioStatus = make('TwilioStatus', 'functions/twilio-status.ts', {
       timeout: Duration.seconds(10),
+      reservedConcurrentExecutions: d.WEBHOOK_CONCURRENCY,
     });
     const emailPoll = make('EmailPoll', 'functions/email-poll.ts', { timeout: Duration.seconds(60) });
+    // No reserved concurrency on the SQS consumer: throttled receives count toward the DLQ's receive limit.
+    // The event source's maxConcurrency bounds it instead.
     const worker = make('AgentWorker', 'functions/agent-worker.ts', {
       timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
       memorySize: 1536,
-      reservedConcurrentExecutions: undefined,
     });
     this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker };
     for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);
+    // The worker sets and clears card timers; the API sets a retried card's expiry.
+    const timers = addTimers(this, {
+      queue: props.queue,
+      maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
+      functions: [worker.fn, api.fn],
+    });
+    for (const f of [worker, api])
+      for (const [k, v] of Object.entries(timers.environment)) f.fn.addEnvironment(k, v);
     worker.fn.addEventSource(
       new SqsEventSource(props.queue, {
         batchSize: 5,
         reportBatchItemFailures: true,
         maxBatchingWindow: Duration.seconds(1),
+        maxConcurrency: d.WORKER_CONCURRENCY,
       }),
     );
 
-    this.api = new HttpApi(this, 'HttpApi', {
-      corsPreflight: {
-        allowOrigins: ['*'],
-        allowMethods: [CorsHttpMethod.ANY],
-        allowHeaders: ['authorization', 'content-type'],
-      },
-    });
-    const integrate = (name: string, f: TsFunction) => new HttpLambdaIntegration(name, f.fn);
-    const apiIntegration = integrate('ApiIntegration', api);
-    this.api.addRoutes({ path: '/health', methods: [HttpMethod.GET], integration: apiIntegration });
-    this.api.addRoutes({ path: '/api/{proxy+}', methods: [HttpMethod.ANY], integration: apiIntegration });
-    this.api.addRoutes({
-      path: '/webhooks/openphone',
-      methods: [HttpMethod.POST],
-      integration: integrate('WebhookIntegration', webhook),
-    });
-    this.api.addRoutes({
-      path: '/webhooks/twilio/status',
-      methods: [HttpMethod.POST],
-      integration: integrate('TwilioIntegration', twilioStatus),
-    });
+    const apiDomain = this.apiDomain(d);
+    this.api = this.httpApi(d, apiDomain, api, webhook, twilioStatus);
 
     for (const s of SCHEDULES) {
       new Rule(this, `Schedule-${s.name}`, {
@@ -130,47 +140,107 @@ export class StatelessStack extends Stack {
       });
     }
 
-    // The PWA: static files on a private bucket behind CloudFront; /api and /webhooks go to the HTTP API.
-    const site = new Bucket(this, 'Site', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+    const webDist = props.webDist ?? join(ROOT, 'web', 'dist');
+    this.web = new WebDistribution(this, 'Web', {
+      api: this.api,
+      apiDomain,
+      chatUrl: apiStreamUrl,
+      domainName: d.DOMAIN_NAME,
+      certificate: d.CERTIFICATE_ARN
+        ? Certificate.fromCertificateArn(this, 'Certificate', d.CERTIFICATE_ARN)
+        : undefined,
+      clerkPublishableKey: props.settings?.CLERK_PUBLISHABLE_KEY,
+      webDist: existsSync(webDist) ? webDist : undefined,
+      webAclArn: props.webAclArn,
     });
-    const apiOrigin = new HttpOrigin(`${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`);
-    const apiBehavior = {
-      origin: apiOrigin,
-      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-      allowedMethods: AllowedMethods.ALLOW_ALL,
-      cachePolicy: CachePolicy.CACHING_DISABLED,
-      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-    };
-    const distribution = new Distribution(this, 'Cdn', {
-      defaultRootObject: 'index.html',
-      defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(site),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      },
-      additionalBehaviors: {
-        '/api/chat': { ...apiBehavior, origin: new FunctionUrlOrigin(apiStreamUrl) },
-        '/api/*': apiBehavior,
-        '/webhooks/*': apiBehavior,
-        '/health': apiBehavior,
-      },
-      errorResponses: [{ httpStatus: 404, responseHttpStatus: 200, responsePagePath: '/index.html' }],
-    });
-    const webDist = join(ROOT, 'web', 'dist');
-    if (existsSync(webDist)) {
-      new BucketDeployment(this, 'DeploySite', {
-        sources: [Source.asset(webDist)],
-        destinationBucket: site,
-        distribution,
+    if (publicUrl.parameterName) {
+      // Written here, read by the functions at run time: their environment cannot name the distribution
+      // that fronts them (a cycle through the function URL origin).
+      new StringParameter(this, 'PublicBaseUrl', {
+        parameterName: publicUrl.parameterName,
+        stringValue: `https://${this.web.distribution.distributionDomainName}`,
+        description: 'Where the PWA and the API are reached (Clerk authorized party, Twilio callbacks)',
       });
     }
 
+    this.alarms(props.dlq);
+    new CfnOutput(this, 'AppUrl', {
+      value: d.DOMAIN_NAME
+        ? `https://${d.DOMAIN_NAME}`
+        : `https://${this.web.distribution.distributionDomainName}`,
+    });
+    new CfnOutput(this, 'DistributionDomain', { value: this.web.distribution.distributionDomainName });
+  }
+
+  /** A custom domain is set directly; otherwise the functions read the distribution's domain from SSM. */
+  private publicBaseUrl(d: Deployment) {
+    if (d.DOMAIN_NAME) {
+      return { environment: { PUBLIC_BASE_URL: `https://${d.DOMAIN_NAME}` } as Record<string, string> };
+    }
+    const parameterName = `/switchboard/${d.STAGE}/public-base-url`;
+    const parameterArn = Arn.format(
+      { service: 'ssm', resource: 'parameter', resourceName: parameterName.slice(1) },
+      this,
+    );
+    return { environment: { PUBLIC_BASE_URL_PARAMETER: parameterName }, parameterName, parameterArn };
+  }
+
+  /** With a custom domain the HTTP API answers only on it, so CloudFront is the one way in. */
+  private apiDomain(d: Deployment) {
+    if (!d.DOMAIN_NAME) return undefined;
+    const arn = d.API_CERTIFICATE_ARN ?? d.CERTIFICATE_ARN;
+    if (!arn) return undefined;
+    const certRegion = arn.split(':')[3];
+    if (!Token.isUnresolved(this.region) && certRegion !== this.region) {
+      throw new Error(
+        `The HTTP API's custom domain needs a certificate in ${this.region}, not ${certRegion}: set API_CERTIFICATE_ARN (CERTIFICATE_ARN stays the us-east-1 one for CloudFront).`,
+      );
+    }
+    return new DomainName(this, 'ApiDomain', {
+      domainName: d.DOMAIN_NAME,
+      certificate: Certificate.fromCertificateArn(this, 'ApiCertificate', arn),
+    });
+  }
+
+  private httpApi(
+    d: Deployment,
+    apiDomain: DomainName | undefined,
+    api: TsFunction,
+    webhook: TsFunction,
+    twilioStatus: TsFunction,
+  ) {
+    // No CORS: the PWA and the API share CloudFront's origin, and nothing else should call the API.
+    const httpApi = new HttpApi(this, 'HttpApi', {
+      createDefaultStage: false,
+      disableExecuteApiEndpoint: apiDomain !== undefined,
+    });
+    new HttpStage(this, 'HttpApiStage', {
+      httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: d.API_RATE_LIMIT, burstLimit: d.API_BURST_LIMIT },
+      ...(apiDomain ? { domainMapping: { domainName: apiDomain } } : {}),
+    });
+    const integrate = (name: string, f: TsFunction) => new HttpLambdaIntegration(name, f.fn);
+    const apiIntegration = integrate('ApiIntegration', api);
+    httpApi.addRoutes({ path: '/health', methods: [HttpMethod.GET], integration: apiIntegration });
+    httpApi.addRoutes({ path: '/api/{proxy+}', methods: [HttpMethod.ANY], integration: apiIntegration });
+    httpApi.addRoutes({
+      path: '/webhooks/openphone',
+      methods: [HttpMethod.POST],
+      integration: integrate('WebhookIntegration', webhook),
+    });
+    httpApi.addRoutes({
+      path: '/webhooks/twilio/status',
+      methods: [HttpMethod.POST],
+      integration: integrate('TwilioIntegration', twilioStatus),
+    });
+    return httpApi;
+  }
+
+  private alarms(dlq: Queue) {
     new Alarm(this, 'DlqNotEmpty', {
-      metric: props.dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
@@ -186,8 +256,5 @@ export class StatelessStack extends Stack {
         alarmDescription: `${name} function errors`,
       });
     }
-
-    new CfnOutput(this, 'AppUrl', { value: `https://${distribution.distributionDomainName}` });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
   }
 }

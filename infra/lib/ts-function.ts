@@ -3,15 +3,18 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { AFTER_BUNDLE_SCRIPT, BUNDLE } from './bundle-settings';
 
 export interface TsFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'runtime'> {
   /** Path of the handler module relative to the repository root, e.g. `functions/api.ts`. */
   entry: string;
 }
 
+export { BUNDLE };
+
 /**
  * The team defaults for every function: Node 22 on arm64, esbuild bundling on this machine (no Docker),
- * ESM with source maps, the AWS SDK left to the runtime (it ships v3), and an explicit log group with a
+ * ESM without source maps (see bundle-settings.ts), the AWS SDK left to the runtime (it ships v3), and an explicit log group with a
  * retention so logs are not kept forever.
  */
 export class TsFunction extends Construct {
@@ -23,6 +26,7 @@ export class TsFunction extends Construct {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    const sourceMap = BUNDLE.sourceMap || this.node.tryGetContext('switchboard:sourcemap') === true;
     this.fn = new NodejsFunction(this, 'Fn', {
       memorySize: 512,
       timeout: Duration.seconds(30),
@@ -31,16 +35,33 @@ export class TsFunction extends Construct {
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
       logGroup,
-      environment: { NODE_OPTIONS: '--enable-source-maps', STAGE: 'aws', ...props.environment },
+      environment: {
+        ...(sourceMap ? { NODE_OPTIONS: BUNDLE.sourceMapNodeOptions } : {}),
+        STAGE: 'aws',
+        ...props.environment,
+      },
       bundling: {
         format: OutputFormat.ESM,
-        sourceMap: true,
-        minify: true,
-        target: 'node22',
+        sourceMap,
+        minify: BUNDLE.minify,
+        target: BUNDLE.target,
         forceDockerBundling: false,
-        externalModules: ['@aws-sdk/*'],
-        // Some CJS dependencies call require(); give the ESM bundle one.
-        banner: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+        externalModules: [...BUNDLE.external],
+        banner: BUNDLE.banner,
+        // `-c switchboard:metafile=true` (scripts/build/bundles.ts sets it): esbuild's metafile beside each
+        // bundle, so `npm run bench bundles` can name what makes a bundle big. Off for deploys.
+        metafile: this.node.tryGetContext('switchboard:metafile') === true,
+        // Files the bundle loads at run time beside itself (the run_code sandbox worker and its wasm, pdf.js):
+        // added by a post-bundle step only to the artifacts whose code refers to them.
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_in: string, outputDir: string) => [
+            [process.execPath, AFTER_BUNDLE_SCRIPT.tsx, AFTER_BUNDLE_SCRIPT.script, outputDir]
+              .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+              .join(' '),
+          ],
+        },
         ...props.bundling,
       },
     });

@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../lib/app';
+import { parseDeployment } from '../lib/deployment';
 
 /**
  * The synthesized CloudFormation, checked with aws-cdk-lib/assertions, and cdk-nag's AwsSolutions pack with
@@ -11,8 +15,19 @@ let stateful: Template;
 let stateless: Template;
 let built: ReturnType<typeof buildApp>;
 
+let webDist: string;
+
 beforeAll(() => {
-  built = buildApp({ settings: { TEAM_TIMEZONE: 'America/New_York' } });
+  // A stand-in PWA build with a source map beside the bundle: the map must not reach the bucket.
+  webDist = mkdtempSync(join(tmpdir(), 'sb-web-'));
+  mkdirSync(join(webDist, 'assets'));
+  writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  writeFileSync(
+    join(webDist, 'assets', 'index-abc.js'),
+    'console.log(1)\n//# sourceMappingURL=index-abc.js.map',
+  );
+  writeFileSync(join(webDist, 'assets', 'index-abc.js.map'), '{"version":3}');
+  built = buildApp({ settings: { TEAM_TIMEZONE: 'America/New_York' }, webDist });
   built.app.synth();
   stateful = Template.fromStack(built.stateful);
   stateless = Template.fromStack(built.stateless);
@@ -96,6 +111,29 @@ describe('stateless stack', () => {
     stateless.resourceCountIs('AWS::CloudFront::Distribution', 1);
   });
 
+  test('timers: a schedule group, a role Scheduler assumes to send to the queue, the worker may create/delete schedules', () => {
+    stateless.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    stateless.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' }, Action: 'sts:AssumeRole' }),
+        ]),
+      }),
+    });
+    const policies = JSON.stringify(stateless.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('scheduler:CreateSchedule');
+    expect(policies).toContain('iam:PassRole');
+    const worker = Object.values(
+      stateless.findResources('AWS::Lambda::Function', {
+        Properties: { Environment: { Variables: { EVENTS_MAX_RECEIVE_COUNT: '5' } } },
+      }),
+    );
+    expect(worker.length).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(worker[0]?.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['SCHEDULE_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'EVENTS_QUEUE_ARN']),
+    );
+  });
+
   test('no secret value is in the template: functions get only the secret ARN', () => {
     const json = JSON.stringify(stateless.toJSON());
     expect(json).toContain('SECRETS_ARN');
@@ -108,4 +146,283 @@ test('cdk-nag AwsSolutions: no unacknowledged findings', () => {
     const errors = Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
     expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 160)}`)).toEqual([]);
   }
+});
+
+describe('the edge (CloudFront) of a deployment without a custom domain', () => {
+  const distribution = () =>
+    Object.values(stateless.findResources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig;
+
+  test('stacks are named by stage', () => {
+    expect(built.stateful.stackName).toBe('Switchboard-dev-Stateful');
+    expect(built.stateless.stackName).toBe('Switchboard-dev-Stateless');
+  });
+
+  test('the PWA behaviour alone runs the app-route function; no distribution-wide 404 → index.html', () => {
+    stateless.resourceCountIs('AWS::CloudFront::Function', 1);
+    stateless.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+      FunctionCode: Match.stringLikeRegexp("request.uri = '/index.html'"),
+    });
+    const config = distribution();
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
+    expect(config.DefaultCacheBehavior.FunctionAssociations[0].EventType).toBe('viewer-request');
+    for (const b of config.CacheBehaviors) expect(b.FunctionAssociations).toBeUndefined();
+    expect(config.CustomErrorResponses).toBeUndefined();
+  });
+
+  test('security headers on every behaviour: CSP with frame-ancestors, HSTS, nosniff, referrer policy', () => {
+    stateless.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: {
+            ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"),
+            Override: true,
+          },
+          StrictTransportSecurity: Match.objectLike({
+            AccessControlMaxAgeSec: 31536000,
+            IncludeSubdomains: true,
+          }),
+          ContentTypeOptions: { Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+        }),
+      }),
+    });
+    const config = distribution();
+    for (const b of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      expect(b.ResponseHeadersPolicyId).toBeDefined();
+    }
+  });
+
+  test('the chat function URL takes only SigV4-signed calls, and CloudFront signs them (OAC)', () => {
+    stateless.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'AWS_IAM',
+      InvokeMode: 'RESPONSE_STREAM',
+    });
+    stateless.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 'lambda',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      }),
+    });
+    // Only the CloudFront service, for this distribution, may invoke the URL.
+    stateless.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      Principal: 'cloudfront.amazonaws.com',
+      SourceArn: Match.anyValue(),
+    });
+    const json = JSON.stringify(stateless.toJSON());
+    expect(json).not.toContain('"AuthType":"NONE"');
+  });
+
+  test('no CORS on the HTTP API: the PWA and API share the distribution origin', () => {
+    const apis = Object.values(stateless.findResources('AWS::ApiGatewayV2::Api'));
+    expect(apis).toHaveLength(1);
+    expect(apis[0]?.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  test('PUBLIC_BASE_URL: the distribution domain in an SSM parameter the functions may read', () => {
+    stateless.hasResourceProperties('AWS::SSM::Parameter', {
+      Name: '/switchboard/dev/public-base-url',
+      Value: { 'Fn::Join': ['', ['https://', Match.anyValue()]] },
+    });
+    const fns = stateless.findResources('AWS::Lambda::Function', {
+      Properties: { Environment: { Variables: { STAGE: 'aws' } } },
+    });
+    for (const f of Object.values(fns)) {
+      expect(f.Properties.Environment.Variables.PUBLIC_BASE_URL_PARAMETER).toBe(
+        '/switchboard/dev/public-base-url',
+      );
+      expect(f.Properties.Environment.Variables.PUBLIC_BASE_URL).toBeUndefined();
+    }
+    stateless.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 'ssm:GetParameter', Resource: Match.anyValue() }),
+        ]),
+      },
+    });
+  });
+
+  test('the published PWA has no source maps', () => {
+    const deploy = stateless.findResources('Custom::CDKBucketDeployment');
+    expect(Object.keys(deploy)).toHaveLength(1);
+    const staged = readdirSync(built.app.outdir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name.startsWith('asset.'))
+      .map((e) => e.name);
+    const withIndex = staged.filter((dir) => readdirSync(join(built.app.outdir, dir)).includes('index.html'));
+    expect(withIndex).toHaveLength(1);
+    const files = readdirSync(join(built.app.outdir, withIndex[0] as string), { recursive: true }).map(
+      String,
+    );
+    expect(files).toContain(join('assets', 'index-abc.js'));
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  });
+
+  test('limits: reserved concurrency on HTTP-facing functions, maxConcurrency on the worker, API throttling', () => {
+    const reserved = Object.values(stateless.findResources('AWS::Lambda::Function'))
+      .map((f) => f.Properties.ReservedConcurrentExecutions)
+      .filter((n) => n !== undefined);
+    expect(reserved.sort()).toEqual([10, 5, 5, 5]);
+    stateless.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    stateless.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
+    });
+  });
+
+  test('no WAF unless asked (dev default)', () => {
+    expect(built.waf).toBeUndefined();
+  });
+});
+
+describe('prod with a custom domain', () => {
+  let prod: ReturnType<typeof buildApp>;
+  let edge: Template;
+  let t: Template;
+  beforeAll(() => {
+    prod = buildApp({
+      deployment: parseDeployment({
+        STAGE: 'prod',
+        DOMAIN_NAME: 'app.oakproperties.example',
+        CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:111111111111:certificate/cf',
+        API_CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:111111111111:certificate/api',
+        API_CONCURRENCY: '3',
+      }),
+      settings: {
+        CLERK_PUBLISHABLE_KEY: `pk_live_${Buffer.from('clerk.oakproperties.example$').toString('base64')}`,
+      },
+      env: { account: '111111111111', region: 'eu-west-1' },
+      webDist,
+      bundle: false,
+    });
+    prod.app.synth();
+    t = Template.fromStack(prod.stateless);
+    edge = Template.fromStack(prod.waf as NonNullable<typeof prod.waf>);
+  }, 120_000);
+
+  test('stacks named for prod; the API answers only on its custom domain (execute-api endpoint off)', () => {
+    expect(prod.stateless.stackName).toBe('Switchboard-prod-Stateless');
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+    t.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'app.oakproperties.example' });
+    t.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    t.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ Aliases: ['app.oakproperties.example'] }),
+    });
+  });
+
+  test('PUBLIC_BASE_URL is the custom domain, set directly; no SSM parameter', () => {
+    t.resourceCountIs('AWS::SSM::Parameter', 0);
+    const fns = t.findResources('AWS::Lambda::Function', {
+      Properties: { Environment: { Variables: { STAGE: 'aws' } } },
+    });
+    for (const f of Object.values(fns)) {
+      expect(f.Properties.Environment.Variables.PUBLIC_BASE_URL).toBe('https://app.oakproperties.example');
+    }
+  });
+
+  test("CSP names production Clerk's Frontend API from the publishable key", () => {
+    t.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: Match.objectLike({
+            ContentSecurityPolicy: Match.stringLikeRegexp(
+              "script-src 'self' https://clerk.oakproperties.example https://challenges.cloudflare.com",
+            ),
+          }),
+        }),
+      }),
+    });
+  });
+
+  test('WAF on by default for prod: CLOUDFRONT scope in us-east-1, common rules + a webhook rate rule', () => {
+    expect(prod.waf?.region).toBe('us-east-1');
+    edge.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      Rules: Match.arrayWith([
+        Match.objectLike({
+          Statement: {
+            ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' },
+          },
+        }),
+        Match.objectLike({
+          Action: { Block: {} },
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              Limit: 300,
+              AggregateKeyType: 'IP',
+              ScopeDownStatement: Match.objectLike({
+                ByteMatchStatement: Match.objectLike({
+                  SearchString: '/webhooks/',
+                  PositionalConstraint: 'STARTS_WITH',
+                }),
+              }),
+            }),
+          },
+        }),
+      ]),
+    });
+    t.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ WebACLId: Match.anyValue() }),
+    });
+  });
+
+  test('configured limits reach the template', () => {
+    const reserved = Object.values(t.findResources('AWS::Lambda::Function'))
+      .map((f) => f.Properties.ReservedConcurrentExecutions)
+      .filter((n) => n !== undefined);
+    expect(reserved).toContain(3);
+  });
+
+  test('cdk-nag: no unacknowledged findings in the prod shape either', () => {
+    for (const stack of [prod.stateful, prod.stateless, prod.waf]) {
+      if (!stack) continue;
+      const errors = Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
+      expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 160)}`)).toEqual([]);
+    }
+  });
+});
+
+describe('deployment settings fail synth with a clear message', () => {
+  test('PUBLIC_BASE_URL cannot be set by hand for a deploy', () => {
+    expect(() => parseDeployment({ PUBLIC_BASE_URL: 'http://127.0.0.1:3000' })).toThrow(
+      /PUBLIC_BASE_URL is taken from the deployment itself: set DOMAIN_NAME/,
+    );
+  });
+
+  test('a custom domain without its certificate, or a certificate without a domain', () => {
+    expect(() => parseDeployment({ DOMAIN_NAME: 'app.example.com' })).toThrow(
+      /CERTIFICATE_ARN: DOMAIN_NAME=app.example.com needs/,
+    );
+    expect(() => parseDeployment({ CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:1:certificate/x' })).toThrow(
+      /DOMAIN_NAME/,
+    );
+  });
+
+  test('the API certificate must be in the stack region', () => {
+    expect(() =>
+      buildApp({
+        deployment: parseDeployment({
+          DOMAIN_NAME: 'app.example.com',
+          CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:111111111111:certificate/cf',
+          WAF: 'false',
+        }),
+        env: { account: '111111111111', region: 'eu-west-1' },
+        bundle: false,
+      }),
+    ).toThrow(/needs a certificate in eu-west-1, not us-east-1: set API_CERTIFICATE_ARN/);
+  });
+
+  test('WAF needs a concrete account and region (cross-region reference)', () => {
+    expect(() => buildApp({ deployment: parseDeployment({ STAGE: 'prod' }), bundle: false })).toThrow(
+      /WAF is on \(the default for prod\)/,
+    );
+  });
+
+  test('a bad stage name', () => {
+    expect(() => parseDeployment({ STAGE: 'Prod Stage' })).toThrow(/STAGE: a short lower-case name/);
+  });
 });

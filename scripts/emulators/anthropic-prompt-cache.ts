@@ -36,9 +36,35 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** Haiku-class models need a longer prefix before anything is cached (per Anthropic's prompt-caching docs). */
+/**
+ * Minimum cacheable prompt length per model (Anthropic's prompt-caching docs, "Cache limitations"; table kept in
+ * test/contracts/vendor/anthropic/prompt-caching-minimums.json with its sources). A prefix shorter than this is
+ * simply not cached — no error. Date snapshots share their alias's value.
+ */
+export const MIN_CACHEABLE_TOKENS: Readonly<Record<string, number>> = {
+  'claude-opus-5': 512,
+  'claude-fable-5': 512,
+  'claude-mythos-5': 512,
+  'claude-sonnet-5': 1024,
+  'claude-opus-4-8': 1024,
+  'claude-opus-4-7': 2048,
+  'claude-opus-4-6': 4096,
+  'claude-opus-4-5': 4096,
+  'claude-haiku-4-5': 4096,
+  'claude-mythos-preview': 4096,
+  'claude-sonnet-4-6': 1024,
+  'claude-sonnet-4-5': 1024,
+};
+/** Models the documentation we could read does not list (newer point releases): the common floor. */
+const UNLISTED_MIN = 1024;
+
 export function minCacheableTokens(model: string): number {
-  return /haiku/i.test(model) ? 2048 : 1024;
+  const alias = model.replace(/-\d{8}$/, '');
+  const exact = MIN_CACHEABLE_TOKENS[alias];
+  if (exact !== undefined) return exact;
+  // A point release of a family whose major version is listed (claude-opus-5-1 → claude-opus-5).
+  const family = alias.match(/^(claude-[a-z]+-\d+)-\d+$/)?.[1];
+  return (family ? MIN_CACHEABLE_TOKENS[family] : undefined) ?? UNLISTED_MIN;
 }
 
 export class PromptCacheModel {

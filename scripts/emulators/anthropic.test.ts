@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ANTHROPIC_MODEL } from '../../shared/src/config';
 import {
   type AnthropicEmulator,
   DEFAULT_REPLY_TEXT,
@@ -7,10 +8,10 @@ import {
   startAnthropicEmulator,
   turn,
 } from './anthropic';
+import { minCacheableTokens } from './anthropic-prompt-cache';
 
 const API_KEY = 'sk-ant-test-key';
-const SONNET = 'claude-sonnet-4-5';
-const HAIKU = 'claude-haiku-4-5';
+const SONNET = DEFAULT_ANTHROPIC_MODEL;
 
 const tools: Anthropic.Tool[] = [
   {
@@ -268,7 +269,10 @@ describe('prompt caching', () => {
     expect((u3?.cache_read_input_tokens ?? 0) / total(u3!)).toBeGreaterThan(0.9);
   });
 
-  it('does not cache a prefix below the model minimum (1,024 Sonnet-class, 2,048 Haiku-class)', async () => {
+  it('does not cache a prefix below the model minimum (1,024 for Sonnet, 4,096 for Haiku 4.5)', async () => {
+    expect(minCacheableTokens('claude-haiku-4-5-20251001')).toBe(4096);
+    expect(minCacheableTokens('claude-opus-5-1')).toBe(512);
+    expect(minCacheableTokens('claude-opus-4-7')).toBe(2048);
     const short = await client.messages.create({
       model: SONNET,
       max_tokens: 50,
@@ -279,7 +283,7 @@ describe('prompt caching', () => {
 
     const onHaiku = () =>
       client.messages.create({
-        model: HAIKU,
+        model: 'claude-haiku-4-5',
         max_tokens: 50,
         system: cachedSystem,
         messages: [{ role: 'user', content: 'hi' }],

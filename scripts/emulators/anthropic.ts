@@ -1,14 +1,25 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { modelState } from '../../shared/src/domain/model-lifecycle';
 import { describeZodIssues } from '../../shared/src/errors';
+import { SDK_TOOL_TYPES } from '../../shared/src/generated/anthropic-models';
 import { type CacheAccounting, type PromptBlock, PromptCacheModel } from './anthropic-prompt-cache';
+import {
+  runServerTool,
+  type ServerToolDef,
+  type ServerToolName,
+  type ServerToolResult,
+  type ServerToolUse,
+} from './anthropic-server-tools';
 
 /**
  * A local Anthropic Messages API for tests and `npm start`: the real `@anthropic-ai/sdk` talks to it through
  * `baseURL`. Answers come from a queue of scripted turns (or a deterministic default), in JSON or in the SSE
  * event sequence the SDK's stream helpers parse. It checks what the real API checks where our code could get it
- * wrong (headers, body shape, tool_use/tool_result pairing, cache breakpoints), models prompt caching in `usage`,
+ * wrong (headers, body shape, tool_use/tool_result pairing, cache breakpoints, models the installed SDK does
+ * not list or lists as past end of life on the emulator's clock, server tools without their versioned `type`),
+ * models prompt caching in `usage` and the web_search / web_fetch server tools (see anthropic-server-tools.ts),
  * and fails on demand (429/529/500) so retry logic meets real status codes and headers.
  *
  *   const emu = await startAnthropicEmulator();
@@ -50,7 +61,21 @@ const toolResultBlock = z.looseObject({
   is_error: z.boolean().optional(),
   cache_control: cacheControl.nullish(),
 });
-/** Block types we accept without looking inside (images, documents, thinking, server-tool blocks…). */
+const serverToolUseBlock = z.looseObject({
+  type: z.literal('server_tool_use'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+  cache_control: cacheControl.nullish(),
+});
+const serverResultBlock = <T extends string>(type: T) =>
+  z.looseObject({
+    type: z.literal(type),
+    tool_use_id: z.string().min(1),
+    content: z.unknown(),
+    cache_control: cacheControl.nullish(),
+  });
+/** Block types we accept without looking inside (images, documents, thinking…). */
 const opaqueBlock = <T extends string>(type: T) =>
   z.looseObject({ type: z.literal(type), cache_control: cacheControl.nullish() });
 const contentBlock = z.discriminatedUnion('type', [
@@ -62,9 +87,9 @@ const contentBlock = z.discriminatedUnion('type', [
   opaqueBlock('search_result'),
   opaqueBlock('thinking'),
   opaqueBlock('redacted_thinking'),
-  opaqueBlock('server_tool_use'),
-  opaqueBlock('web_search_tool_result'),
-  opaqueBlock('web_fetch_tool_result'),
+  serverToolUseBlock,
+  serverResultBlock('web_search_tool_result'),
+  serverResultBlock('web_fetch_tool_result'),
 ]);
 const message = z.object({
   role: z.enum(['user', 'assistant', 'system']),
@@ -77,13 +102,31 @@ const customTool = z.looseObject({
   input_schema: z.looseObject({ type: z.literal('object') }),
   cache_control: cacheControl.nullish(),
 });
-/** Server tools (web_search_20250305, …) are versioned types with no input_schema. */
-const serverTool = z.looseObject({
-  type: z.string().regex(/_\d{8}$/),
-  name: z.string().min(1),
-  cache_control: cacheControl.nullish(),
-});
+/** Server tools (web_search_20250305, …) are versioned types with no input_schema; the SDK lists the types. */
+const serverTool = z
+  .looseObject({
+    type: z.string().refine((t) => SDK_TOOL_TYPES.includes(t), {
+      message: `unknown tool type; expected one of ${SDK_TOOL_TYPES.join(', ')}`,
+    }),
+    name: z.string().min(1),
+    allowed_domains: z.array(z.string()).nullish(),
+    blocked_domains: z.array(z.string()).nullish(),
+    max_uses: z.number().int().min(1).nullish(),
+    cache_control: cacheControl.nullish(),
+  })
+  .refine((t) => !(t.allowed_domains?.length && t.blocked_domains?.length), {
+    message: 'Cannot specify both allowed_domains and blocked_domains',
+  });
+const SERVER_TOOL_NAMES = new Set(['web_search', 'web_fetch', 'code_execution']);
 const tool = z.looseObject({ type: z.string().optional() }).transform((t, ctx) => {
+  if (t.type === undefined && SERVER_TOOL_NAMES.has(String(t.name)) && !('input_schema' in t)) {
+    // What our adapter did before: a server tool rebuilt as {name, description} loses its type.
+    ctx.addIssue({
+      code: 'custom',
+      message: `${String(t.name)} is a server tool and needs its versioned \`type\` (e.g. ${t.name}_${t.name === 'web_fetch' ? '20250910' : '20250305'})`,
+    });
+    return z.NEVER;
+  }
   const schema = t.type === undefined || t.type === 'custom' ? customTool : serverTool;
   const parsed = schema.safeParse(t);
   if (parsed.success) return parsed.data;
@@ -116,7 +159,9 @@ type ContentBlockParam = z.infer<typeof contentBlock>;
 
 export type ReplyBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
+  | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string }
+  /** The model calls a server tool: the emulator runs it and emits the call and its result block. */
+  | { type: 'server_tool_use'; name: ServerToolName; input: Record<string, unknown>; id?: string };
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn';
 
@@ -150,6 +195,12 @@ export const turn = {
       { type: 'tool_use' as const, name, input, ...(opts.id ? { id: opts.id } : {}) },
     ],
   }),
+  webSearch: (query: string): ReplyBlock => ({
+    type: 'server_tool_use',
+    name: 'web_search',
+    input: { query },
+  }),
+  webFetch: (url: string): ReplyBlock => ({ type: 'server_tool_use', name: 'web_fetch', input: { url } }),
 };
 
 export interface ToolResultView {
@@ -198,7 +249,10 @@ export interface AnthropicEmulatorOptions {
   defaultReply?: ScriptedTurn;
   /** Delay before each non-streamed answer and between streamed events (default 0: an instant model). */
   latencyMs?: number;
-  /** Clock for cache lifetimes, so a test can step past the 5-minute TTL. */
+  /**
+   * Clock for cache lifetimes and model end-of-life dates, so a test can step past the 5-minute TTL or a
+   * retirement date instead of waiting for it.
+   */
   now?: () => number;
 }
 
@@ -211,6 +265,7 @@ export interface FailOptions {
 export interface Usage extends CacheAccounting {
   output_tokens: number;
   service_tier: 'standard';
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number } | null;
 }
 
 export interface EmittedMessage {
@@ -221,6 +276,8 @@ export interface EmittedMessage {
   content: Array<
     | { type: 'text'; text: string }
     | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+    | (ServerToolUse & { caller: { type: 'direct' } })
+    | (ServerToolResult & { caller: { type: 'direct' } })
   >;
   stop_reason: StopReason;
   stop_sequence: null;
@@ -355,9 +412,11 @@ export async function startAnthropicEmulator(
     if (invalidJson !== null)
       return fail(apiError(400, `There was an error parsing the body: ${invalidJson}`));
 
+    const now = opts.now ?? Date.now;
     if (route === 'count') {
       const parsed = countTokensBody.safeParse(record.body ?? {});
       if (!parsed.success) return fail(apiError(400, describeZodIssues(parsed.error.issues)));
+      if (!served(parsed.data.model, now())) return fail(apiError(404, `model: ${parsed.data.model}`));
       const problem = checkSemantics(parsed.data);
       if (problem) return fail(apiError(400, problem));
       record.status = 200;
@@ -368,6 +427,8 @@ export async function startAnthropicEmulator(
     if (!parsed.success) return fail(apiError(400, describeZodIssues(parsed.error.issues)));
     const params = parsed.data;
     record.params = params;
+    // The API answers 404 not_found_error "model: <name>" for a name it does not serve, retired ones included.
+    if (!served(params.model, now())) return fail(apiError(404, `model: ${params.model}`));
     const problem = checkSemantics(params);
     if (problem) return fail(apiError(400, problem));
 
@@ -437,6 +498,12 @@ export async function startAnthropicEmulator(
 }
 
 // ---- helpers ----
+
+/** Served: in the installed SDK's model list and not past its end-of-life date on the emulator's clock. */
+function served(model: string, nowMs: number): boolean {
+  const state = modelState(model, new Date(nowMs)).state;
+  return state === 'current' || state === 'deprecated';
+}
 
 function apiError(status: number, message: string): ApiErrorReply {
   return { status, type: ERROR_TYPES[status] ?? 'api_error', message };
@@ -518,6 +585,8 @@ function checkSemantics(req: CountTokensRequest): string | null {
         }
       }
     }
+    const serverProblem = checkServerBlocks(m.role, m.content, i);
+    if (serverProblem) return serverProblem;
     const toolUseIds = m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []));
     if (m.role === 'assistant' && toolUseIds.length > 0) {
       const next = messages[i + 1];
@@ -539,6 +608,29 @@ function checkSemantics(req: CountTokensRequest): string | null {
     return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${explicit}.`;
   }
   return null;
+}
+
+/**
+ * A server tool's call and its result travel together in the assistant message that made the call (the API
+ * ran it): a call without its result, or a result without its call, is refused as the API does.
+ */
+function checkServerBlocks(role: string, content: ContentBlockParam[], i: number): string | null {
+  const calls = new Set<string>();
+  for (const [k, b] of content.entries()) {
+    if (b.type === 'server_tool_use') {
+      if (role !== 'assistant')
+        return `messages.${i}.content.${k}: server_tool_use blocks may only appear in assistant messages`;
+      calls.add(b.id);
+    }
+    if (b.type === 'web_search_tool_result' || b.type === 'web_fetch_tool_result') {
+      if (!calls.delete(b.tool_use_id))
+        return `messages.${i}.content.${k}: ${b.type} block has no preceding server_tool_use with id ${b.tool_use_id}`;
+    }
+  }
+  const [missing] = calls;
+  return missing
+    ? `messages.${i}: server_tool_use ${missing} has no result block after it in the same message`
+    : null;
 }
 
 /** The prompt as the cache sees it: tools, then system, then each message's blocks, markers stripped. */
@@ -587,6 +679,9 @@ function resolveTurn(turn: ScriptedTurn, req: MessagesRequest, info: TurnInfo): 
   if (reply.content.length === 0) throw new Error('a turn needs at least one content block');
   const declared = new Set((req.tools ?? []).map((t) => t.name));
   for (const b of reply.content) {
+    if (b.type === 'server_tool_use' && !serverToolDef(req, b.name)) {
+      throw new Error(`it calls server tool "${b.name}", which the request does not declare with a type`);
+    }
     if (b.type === 'tool_use' && !declared.has(b.name)) {
       throw new Error(
         `it calls tool "${b.name}", which the request does not declare (declared: ${[...declared].join(', ') || 'none'})`,
@@ -594,6 +689,13 @@ function resolveTurn(turn: ScriptedTurn, req: MessagesRequest, info: TurnInfo): 
     }
   }
   return reply;
+}
+
+function serverToolDef(req: MessagesRequest, name: string): ServerToolDef | undefined {
+  return (req.tools ?? []).find(
+    (t): t is ServerToolDef & typeof t =>
+      t.name === name && typeof t.type === 'string' && t.type !== 'custom',
+  );
 }
 
 /** Applies max_tokens the way the model would run out: text is cut, a tool call that does not fit is dropped. */
@@ -606,10 +708,25 @@ function buildMessage(
   let budgetChars = req.max_tokens * 4;
   let truncated = false;
   const content: EmittedMessage['content'] = [];
+  const serverUses = { web_search: 0, web_fetch: 0 };
+  let context = canonical(req.messages);
   for (const b of reply.content) {
     if (budgetChars <= 0) {
       truncated = true;
       break;
+    }
+    if (b.type === 'server_tool_use') {
+      const use: ServerToolUse = {
+        type: 'server_tool_use',
+        id: b.id ?? nextId('srvtoolu'),
+        name: b.name,
+        input: b.input,
+      };
+      const result = runServerTool(use, serverToolDef(req, b.name)!, serverUses[b.name], context);
+      serverUses[b.name]++;
+      context += canonical(result);
+      content.push({ ...use, caller: { type: 'direct' } }, { ...result, caller: { type: 'direct' } });
+      continue;
     }
     if (b.type === 'text') {
       const text = b.text.slice(0, budgetChars);
@@ -644,6 +761,10 @@ function buildMessage(
       ...cacheUsage,
       output_tokens: Math.max(1, Math.ceil(outputChars / 4)),
       service_tier: 'standard',
+      server_tool_use:
+        serverUses.web_search + serverUses.web_fetch > 0
+          ? { web_search_requests: serverUses.web_search, web_fetch_requests: serverUses.web_fetch }
+          : null,
     },
   };
 }
@@ -694,11 +815,14 @@ async function streamMessage(
           delta: { type: 'text_delta', text },
         });
       }
+    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
+      // Result blocks arrive whole in content_block_start, with no deltas.
+      await send('content_block_start', { type: 'content_block_start', index, content_block: block });
     } else {
       await send('content_block_start', {
         type: 'content_block_start',
         index,
-        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        content_block: { ...block, input: {} },
       });
       // The API opens tool input with an empty partial_json delta before the JSON text.
       for (const partial_json of ['', ...chunks(JSON.stringify(block.input), 16)]) {

@@ -146,10 +146,18 @@ describe('OpenPhone emulator webhooks', () => {
       expect(verified).toMatchObject({ ok: true, scheme });
       expect(parsed).toMatchObject({
         kind: 'message.received',
-        event: {
-          data: { object: { from: MARIA, to: [DEMO_LINES.shared.number], text: 'The heater is out again' } },
-        },
+        generation: scheme === 'legacy' ? 'legacy' : '2026-03-30',
+        message: { from: MARIA, to: [DEMO_LINES.shared.number], text: 'The heater is out again' },
       });
+      // The generation's real body: 2026-03-30 carries the parties in data.context, never data.object.
+      const data = JSON.parse(delivery.rawBody).data;
+      if (scheme === 'standard') {
+        expect(data).toMatchObject({
+          resource: { text: 'The heater is out again' },
+          context: { senderIdentifier: MARIA },
+        });
+        expect(data).not.toHaveProperty('object');
+      } else expect(data).toHaveProperty('object');
       if (scheme === 'standard') expect(verified).toMatchObject({ deliveryId: delivery.webhookId });
       else expect(verified).toMatchObject({ deliveryId: delivery.eventId });
 
@@ -169,17 +177,21 @@ describe('OpenPhone emulator webhooks', () => {
       textField: 'body',
     });
     expect(JSON.parse(emulator.state.deliveries.at(-1)?.rawBody ?? '{}').data.object).toHaveProperty('body');
-    expect(received[0]?.parsed).toMatchObject({ event: { data: { object: { text: 'what is on today?' } } } });
+    expect(received[0]?.parsed).toMatchObject({ message: { text: 'what is on today?' } });
   });
 
   it('fires any other event type in the same signed envelope', async () => {
     const delivery = await emulator.fireWebhook({
-      type: 'call.completed',
+      type: 'contact.updated',
       scheme: 'standard',
-      object: { id: 'ACcall0002lead', object: 'call', status: 'missed' },
+      object: { id: 'CT1', firstName: 'Maria' },
     });
     expect(delivery.status).toBe(200);
-    expect(received[0]?.parsed).toEqual({ kind: 'other', id: delivery.eventId, type: 'call.completed' });
+    expect(received[0]?.parsed).toMatchObject({
+      kind: 'other',
+      eventId: delivery.eventId,
+      vendorType: 'contact.updated',
+    });
   });
 
   it('redelivers like a Quo retry: same ids, fresh valid signature', async () => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signOpenPhoneLegacy, signOpenPhoneStandard } from '../../shared/src/domain/openphone-signature';
+import { CURRENT_API_VERSION, messageEvent } from './openphone-payloads';
 import { DEMO_LINES, DEMO_PEOPLE } from './seed/demo-team';
 import { DEMO_USERS, HISTORY_CALLS, HISTORY_MESSAGES } from './seed/openphone-history';
 
@@ -38,6 +39,7 @@ export interface EmulatedMessage {
   status: string;
   createdAt: string;
   updatedAt: string;
+  media: Array<{ url: string; type: string }>;
 }
 
 export interface EmulatedContact {
@@ -154,8 +156,10 @@ export interface FireIncomingMessageInput {
 export interface FireWebhookInput {
   /** Any Quo event type: call.completed, message.delivered, contact.updated … */
   type: string;
-  /** Becomes `data.object` of the event envelope. */
+  /** Becomes `data.object` (legacy) or `data.resource` (2026-03-30) of the event envelope. */
   object: Record<string, unknown>;
+  /** `data.context` in the 2026-03-30 body. */
+  context?: Record<string, unknown>;
   scheme: 'legacy' | 'standard';
   url?: string;
 }
@@ -163,7 +167,7 @@ export interface FireWebhookInput {
 export interface OpenPhoneEmulator {
   url: string;
   state: OpenPhoneEmulatorState;
-  /** Signs and posts one event in Quo's envelope ({ id, object: 'event', apiVersion, createdAt, type, data }). */
+  /** Signs and posts one event in the envelope of the scheme's webhook generation (see openphone-payloads.ts). */
   fireWebhook(input: FireWebhookInput): Promise<WebhookDelivery>;
   /** Records an incoming text in the workspace and delivers its message.received webhook. */
   fireIncomingMessage(input: FireIncomingMessageInput): Promise<WebhookDelivery & { messageId: string }>;
@@ -393,6 +397,7 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
           to: b.to as string[],
           from: line.number,
           text: b.content as string,
+          media: [],
           phoneNumberId: line.id,
           direction: 'outgoing',
           userId: typeof b.userId === 'string' ? b.userId : (line.users[0]?.id ?? null),
@@ -402,7 +407,7 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
         };
         state.messages.push(message);
         state.sent.push(message);
-        const response = { status: 202, body: { data: { ...message } } };
+        const response = { status: 202, body: { data: v1Message(message) } };
         // The emulated carrier delivers at once; later reads see the final status.
         message.status = 'delivered';
         return response;
@@ -424,7 +429,7 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
               inWindow(m.createdAt, query),
           )
           .sort(newestFirst);
-        return { status: 200, body: paginate(matching, page) };
+        return { status: 200, body: paginate(matching.map(v1Message), page) };
       },
     },
     {
@@ -433,7 +438,7 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
       handler: ({ params }) => {
         const message = state.messages.find((m) => m.id === params[0]);
         return message
-          ? { status: 200, body: { data: message } }
+          ? { status: 200, body: { data: v1Message(message) } }
           : fail(404, 'Not Found', 'Message not found');
       },
     },
@@ -575,18 +580,37 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
     return delivery;
   }
 
+  /** Posts one event in the body of the webhook generation that signs with `input.scheme`. */
   async function fireWebhook(input: FireWebhookInput): Promise<WebhookDelivery> {
     const target = input.url ?? options.webhookUrl;
     if (!target) throw new Error('fireWebhook: no webhookUrl');
-    const event = {
-      id: `EV${randomBytes(16).toString('hex')}`,
-      object: 'event',
-      apiVersion: 'v4',
-      createdAt: now().toISOString(),
-      type: input.type,
-      data: { object: input.object },
-    };
-    return deliver(input.scheme, target, event.id, JSON.stringify(event), null);
+    const eventId = `EV${randomBytes(16).toString('hex')}`;
+    const at = now().toISOString();
+    const event =
+      input.scheme === 'legacy'
+        ? {
+            id: eventId,
+            object: 'event',
+            apiVersion: 'v4',
+            createdAt: at,
+            type: input.type,
+            data: { object: input.object },
+          }
+        : {
+            id: eventId,
+            apiVersion: CURRENT_API_VERSION,
+            createdAt: at,
+            type: input.type,
+            data: { resource: input.object, context: input.context ?? {}, links: { quo: null } },
+          };
+    return deliver(input.scheme, target, eventId, JSON.stringify(event), null);
+  }
+
+  /** Signs and posts a body built elsewhere (openphone-payloads.ts), recording the delivery. */
+  function fireBody(scheme: 'legacy' | 'standard', body: { id: string }, url?: string) {
+    const target = url ?? options.webhookUrl;
+    if (!target) throw new Error('fire: no webhookUrl');
+    return deliver(scheme, target, body.id, JSON.stringify(body), null);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -616,27 +640,22 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
         status: 'received',
         createdAt: at,
         updatedAt: at,
+        media: input.media ?? [],
       };
       state.messages.push(message);
-      const delivery = await fireWebhook({
-        type: 'message.received',
+      const body = messageEvent({
         scheme: input.scheme,
-        url: input.url,
-        object: {
-          id: message.id,
-          object: 'message',
-          from: message.from,
-          to: message.to,
-          direction: 'incoming',
-          [input.textField ?? 'text']: input.text,
-          media: input.media ?? [],
-          status: 'received',
-          createdAt: at,
+        type: 'message.received',
+        eventId: `EV${randomBytes(16).toString('hex')}`,
+        at,
+        appStyle: input.textField === 'body',
+        message: {
+          ...message,
           userId: line.users[0]?.id ?? null,
-          phoneNumberId: line.id,
-          conversationId: `CN${createHash('sha256').update(`${line.id}|${input.from}`).digest('hex').slice(0, 24)}`,
+          conversationId: conversationIdOf(line.id, input.from),
         },
       });
+      const delivery = await fireBody(input.scheme, body, input.url);
       return { ...delivery, messageId: message.id };
     },
 
@@ -753,6 +772,7 @@ function seedData(seed: 'demo' | 'empty', at: Date): SeedData {
       to: h.direction === 'incoming' ? [line.number] : [h.participant],
       from: h.direction === 'incoming' ? h.participant : line.number,
       text: h.text,
+      media: [],
       phoneNumberId: line.id,
       direction: h.direction,
       userId: h.userId ?? null,
@@ -908,4 +928,13 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+function conversationIdOf(lineId: string, participant: string) {
+  return `CN${createHash('sha256').update(`${lineId}|${participant}`).digest('hex').slice(0, 24)}`;
+}
+
+/** The v1 message resource has no media (Quo's v1 reference); the 2026-03-30 one does. */
+function v1Message({ media: _media, ...m }: EmulatedMessage) {
+  return m;
 }

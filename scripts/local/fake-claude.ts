@@ -16,6 +16,15 @@ export function fakeClaudeTurn(req: MessagesRequest): TurnReply {
   const from = opening.match(/Inbound text from (\+\d{6,15})/)?.[1];
   const last = results[results.length - 1];
   if (!last) {
+    // With WEB_ALLOWED_DOMAINS set the request carries the web_search server tool: show it working locally.
+    const query = opening.match(/(?:search the web|look up online) (?:for )?(.+)/i)?.[1];
+    if (query && req.tools?.some((t) => t.name === 'web_search' && t.type))
+      return {
+        content: [
+          turn.webSearch(query.trim()),
+          { type: 'text', text: `Here is what I found on “${query.trim()}”.` },
+        ],
+      };
     if (from)
       return turn.toolUse('search_contacts', { query: from, limit: 1 }, { text: 'Let me see who this is.' });
     return turn.text(

@@ -8,14 +8,18 @@ import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition/core';
 import { resetWorkerDeps } from '../../shared/src/composition/worker';
 import { SCHEDULES } from '../../shared/src/schedules';
+import type { BuiltBundles } from '../build/bundles';
+import type { SchedulerEmulator } from '../emulators/scheduler';
 import { devAuthEnv } from './dev-auth';
 import { startDynamoLocal } from './dynamodb';
 import { type Emulators, localSecrets, startEmulators } from './emulators';
 import { type HttpHandler, type Route, type StreamingHandler, startGateway } from './gateway';
+import { bundledModules, sourceModules } from './handler-modules';
 import { ensureQueues } from './queues';
 import { startScheduler } from './scheduler';
 import { startSqs } from './sqs';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
+import { startLocalTimers } from './timers';
 
 export interface LocalStackOptions {
   /** Gateway port; 0 picks a free one (tests). */
@@ -30,13 +34,22 @@ export interface LocalStackOptions {
   schedules?: boolean;
   /** Vendor emulators (OpenPhone, Twilio, Google, ClickUp, push service, git); on by default. */
   emulators?: boolean;
+  /** Real-time checks of the Scheduler emulator, ms (0: only `scheduler.advance()` fires, for tests). */
+  schedulerTickMs?: number;
   log?: (line: string) => void;
+  /**
+   * Run the artifacts the CDK app builds instead of the TypeScript sources (`npm start -- --bundled`);
+   * `true` builds them if the sources changed since the last build.
+   */
+  bundled?: boolean | BuiltBundles;
 }
 
 export interface LocalStack {
   url: string;
   env: Record<string, string>;
   emulators?: Emulators;
+  /** The EventBridge Scheduler emulator: tests advance its clock instead of waiting. */
+  scheduler: SchedulerEmulator;
   /** The demo device subscribed on the local push service at start. */
   demoDevice?: { endpoint: string };
   stop(): Promise<void>;
@@ -72,12 +85,21 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     raw.destroy();
     const sqsClient = makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
     stops.push(() => sqsClient.destroy());
+    const maxReceiveCount = opts.maxReceiveCount ?? 15;
     const queues = await ensureQueues(sqsClient, {
       prefix: 'switchboard-local',
       visibilityTimeoutSeconds: opts.visibilityTimeoutSeconds ?? 30,
       // Enough receives to outlast the worker's reconciliation window for an interrupted send (6 min).
-      maxReceiveCount: opts.maxReceiveCount ?? 15,
+      maxReceiveCount,
     });
+
+    const timers = await startLocalTimers({
+      sqs: sqsClient,
+      queues,
+      ...(opts.schedulerTickMs !== undefined ? { tickMs: opts.schedulerTickMs } : {}),
+    });
+    stops.push(() => timers.emulator.stop());
+    log(`Scheduler       ${timers.emulator.url}`);
 
     let gatewayUrl = '';
     let emulators: Emulators | undefined;
@@ -107,6 +129,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       SQS_ENDPOINT: sqs.endpoint,
       EVENTS_QUEUE_URL: queues.queueUrl,
       DLQ_URL: queues.dlqUrl,
+      ...timers.env,
+      EVENTS_MAX_RECEIVE_COUNT: String(maxReceiveCount),
       LOG_LEVEL: 'WARN',
       ...devAuthEnv({ dir: opts.dataDir, env: { ...process.env, ...opts.env } }),
       ...opts.env,
@@ -123,32 +147,29 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     resetComposition();
     resetWorkerDeps();
 
+    const modules = opts.bundled
+      ? await bundledModules(opts.bundled === true ? undefined : opts.bundled, log)
+      : sourceModules();
+    stops.push(() => modules.dispose());
+    if (opts.bundled) log('Functions      the CDK-built bundles (--bundled)');
     const fn =
       <T>(load: () => Promise<{ handler: unknown }>) =>
       async () =>
         (await load()).handler as T;
     const routes: Route[] = [
-      { method: '*', path: '/health', handler: fn<HttpHandler>(() => import('../../functions/api')) },
+      { method: '*', path: '/health', handler: fn<HttpHandler>(modules.api) },
       // As on AWS (function URL in RESPONSE_STREAM mode behind CloudFront): the chat stream is passed live.
       {
         method: 'POST',
         path: '/api/chat',
-        handler: fn<HttpHandler>(() => import('../../functions/api')),
-        streaming: fn<StreamingHandler>(() => import('../../functions/api-stream')),
+        handler: fn<HttpHandler>(modules.api),
+        streaming: fn<StreamingHandler>(modules.apiStream),
       },
       // The demo team's dev sign-in exists on the local stack only (never in a Lambda bundle).
       { method: '*', path: '/api/dev/*', handler: fn<HttpHandler>(() => import('./dev-routes')) },
-      { method: '*', path: '/api/*', handler: fn<HttpHandler>(() => import('../../functions/api')) },
-      {
-        method: 'POST',
-        path: '/webhooks/openphone',
-        handler: fn<HttpHandler>(() => import('../../functions/openphone-webhook')),
-      },
-      {
-        method: 'POST',
-        path: '/webhooks/twilio/status',
-        handler: fn<HttpHandler>(() => import('../../functions/twilio-status')),
-      },
+      { method: '*', path: '/api/*', handler: fn<HttpHandler>(modules.api) },
+      { method: 'POST', path: '/webhooks/openphone', handler: fn<HttpHandler>(modules.webhook) },
+      { method: 'POST', path: '/webhooks/twilio/status', handler: fn<HttpHandler>(modules.twilioStatus) },
     ];
     const gateway: Server = await startGateway({
       port: opts.port ?? 3000,
@@ -196,7 +217,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       client: sqsClient,
       queueUrl: queues.queueUrl,
       queueArn: queues.queueArn,
-      handler: fn<SqsHandler>(() => import('../../functions/agent-worker')),
+      handler: fn<SqsHandler>(modules.worker),
       onError: (e) => log(`worker error: ${String(e)}`),
     });
     stops.push(() => poller.stop());
@@ -207,7 +228,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         SCHEDULES.map((s) => ({
           name: s.name,
           everyMinutes: s.everyMinutes,
-          invoke: async () => (await import('../../functions/email-poll')).handler(s.input),
+          invoke: async () =>
+            ((await modules.emailPoll()).handler as (e: unknown) => Promise<unknown>)(s.input),
         })),
         (name, e) => log(`schedule ${name} failed: ${String(e)}`),
       );
@@ -217,6 +239,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     return {
       url,
       env,
+      scheduler: timers.emulator,
       ...(emulators ? { emulators } : {}),
       ...(demoDevice ? { demoDevice } : {}),
       stop: stopAll,

@@ -4,6 +4,9 @@ import { startLocalStack } from './stack';
 const fresh = process.argv.includes('--fresh');
 // `--fake-claude`: Claude mode against the local fake Messages API (real SDK, no key, no network).
 const fakeClaude = process.argv.includes('--fake-claude');
+// `--bundled`: run the artifacts the CDK app builds (cdk synth, rebuilt when the sources change) instead of
+// the TypeScript sources — what Lambda runs, run_code's sandbox worker and wasm included.
+const bundled = process.argv.includes('--bundled');
 const port = Number(process.env.PORT ?? 3000);
 const started = Date.now();
 let claudeEnv: Record<string, string> = {};
@@ -20,6 +23,7 @@ const stack = await startLocalStack({
   port,
   dataDir: '.local',
   fresh,
+  bundled,
   env: claudeEnv,
   log: (l) => console.log(`  ${l}`),
 });

@@ -1,18 +1,35 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ConfigError } from './errors';
 
+// zod/mini (functional, tree-shaken): every function parses this at cold start, the webhook included,
+// whose bundle budget (300 KB) the classic API alone would exceed (issue 16).
+const str = z.string();
+const optional = z.optional(str);
+const text = (def: string) => z._default(str, def);
 const csv = (def = '') =>
-  z
-    .string()
-    .default(def)
-    .transform((s) =>
+  z.pipe(
+    text(def),
+    z.transform((s: string) =>
       s
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean),
-    );
-const optionalUrl = z.string().url().optional();
-const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+    ),
+  );
+const url = z.url();
+const optionalUrl = z.optional(url);
+/**
+ * Pinned, not computed at run time: the highest-numbered `claude-sonnet-*` / `claude-haiku-*` alias in the
+ * installed SDK's model list that is not on its deprecation list (test/anthropic-models.test.ts fails when
+ * either appears on that list or a newer alias ships). Bump them with the SDK.
+ */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+export const DEFAULT_ANTHROPIC_HELPER_MODEL = 'claude-haiku-5-5';
+
+const int = (def: number) =>
+  z._default(z.coerce.number().check(z.refine(Number.isInteger, 'must be a whole number'), z.gte(0)), def);
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, def: T[number]) =>
+  z._default(z.enum(values), def);
 
 /**
  * Every setting the system reads, validated once per cold start. On AWS the secrets come from one
@@ -21,78 +38,91 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
  * simply switch their feature off (no ANTHROPIC_API_KEY → rules mode).
  */
 export const configSchema = z.object({
-  STAGE: z.enum(['local', 'test', 'aws']).default('local'),
-  AWS_REGION: z.string().default('us-east-1'),
-  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  STAGE: oneOf(['local', 'test', 'aws'], 'local'),
+  AWS_REGION: text('us-east-1'),
+  LOG_LEVEL: oneOf(['DEBUG', 'INFO', 'WARN', 'ERROR'], 'INFO'),
 
-  TABLE_NAME: z.string().min(1),
+  TABLE_NAME: z.string().check(z.minLength(1)),
   DYNAMODB_ENDPOINT: optionalUrl,
-  EVENTS_QUEUE_URL: z.string().url(),
+  EVENTS_QUEUE_URL: url,
   DLQ_URL: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
 
-  TEAM_NAME: z.string().default('Switchboard team'),
-  TEAM_TIMEZONE: z.string().default('America/New_York'),
-  PUBLIC_BASE_URL: z.string().url().default('http://127.0.0.1:3000'),
+  TEAM_NAME: text('Switchboard team'),
+  TEAM_TIMEZONE: text('America/New_York'),
+  PUBLIC_BASE_URL: z._default(url, 'http://127.0.0.1:3000'),
 
   ALLOWED_EMAIL_DOMAINS: csv(),
   ADMIN_EMAILS: csv(),
-  CLERK_JWT_KEY: z.string().optional(),
+  CLERK_JWT_KEY: optional,
   CLERK_AUTHORIZED_PARTIES: csv(),
-  CLERK_PUBLISHABLE_KEY: z.string().optional(),
-  DEV_AUTH_PRIVATE_KEY: z.string().optional(),
+  CLERK_PUBLISHABLE_KEY: optional,
+  DEV_AUTH_PRIVATE_KEY: optional,
 
-  OPENPHONE_API_BASE: z.string().url().default('https://api.openphone.com'),
-  OPENPHONE_API_KEY: z.string().optional(),
-  OPENPHONE_WEBHOOK_SECRET: z.string().optional(),
-  OPENPHONE_SHARED_NUMBER: z.string().optional(),
-  OPENPHONE_ASSISTANT_NUMBER: z.string().optional(),
+  OPENPHONE_API_BASE: z._default(url, 'https://api.openphone.com'),
+  OPENPHONE_API_KEY: optional,
+  OPENPHONE_WEBHOOK_SECRET: optional,
+  OPENPHONE_SHARED_NUMBER: optional,
+  OPENPHONE_ASSISTANT_NUMBER: optional,
 
   GOOGLE_API_BASE: optionalUrl,
   GOOGLE_TOKEN_URL: optionalUrl,
-  GOOGLE_SERVICE_ACCOUNT_JSON: z.string().optional(),
-  GOOGLE_IMPERSONATE_USER: z.string().optional(),
-  GMAIL_GENERAL_QUERY: z.string().default('is:unread -category:promotions -from:notifications -from:leads'),
-  GMAIL_LEADS_QUERY: z.string().default('from:leads'),
+  GOOGLE_SERVICE_ACCOUNT_JSON: optional,
+  GOOGLE_IMPERSONATE_USER: optional,
+  GMAIL_GENERAL_QUERY: text('is:unread -category:promotions -from:notifications -from:leads'),
+  GMAIL_LEADS_QUERY: text('from:leads'),
   EMAIL_BODY_LIMIT: int(4000),
 
-  CLICKUP_API_BASE: z.string().url().default('https://api.clickup.com/api/v2'),
-  CLICKUP_API_TOKEN: z.string().optional(),
-  CLICKUP_TEAM_ID: z.string().optional(),
+  CLICKUP_API_BASE: z._default(url, 'https://api.clickup.com/api/v2'),
+  CLICKUP_API_TOKEN: optional,
+  CLICKUP_TEAM_ID: optional,
 
   TWILIO_API_BASE: optionalUrl,
-  TWILIO_ACCOUNT_SID: z.string().optional(),
-  TWILIO_AUTH_TOKEN: z.string().optional(),
-  TWILIO_FROM_NUMBER: z.string().optional(),
+  TWILIO_ACCOUNT_SID: optional,
+  TWILIO_AUTH_TOKEN: optional,
+  TWILIO_FROM_NUMBER: optional,
   ONCALL_NUMBERS: csv(),
-  ONCALL_HOURS: z.string().default('00:00-24:00'),
-  ESCALATION_REQUIRES_APPROVAL: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  ONCALL_HOURS: text('00:00-24:00'),
+  ESCALATION_REQUIRES_APPROVAL: z.pipe(
+    oneOf(['true', 'false'], 'false'),
+    z.transform((v: 'true' | 'false') => v === 'true'),
+  ),
   URGENT_KEYWORDS: csv(
     'flood,flooding,fire,smoke,gas leak,gas smell,smell gas,no heat,break-in,broken into,burst pipe,carbon monoxide,sparking',
   ),
 
-  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: optional,
   ANTHROPIC_BASE_URL: optionalUrl,
-  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
-  ANTHROPIC_HELPER_MODEL: z.string().default('claude-haiku-4-5'),
+  ANTHROPIC_MODEL: text(DEFAULT_ANTHROPIC_MODEL),
+  ANTHROPIC_HELPER_MODEL: text(DEFAULT_ANTHROPIC_HELPER_MODEL),
 
   WEB_ALLOWED_DOMAINS: csv(),
 
-  VAPID_PUBLIC_KEY: z.string().optional(),
-  VAPID_PRIVATE_KEY: z.string().optional(),
-  VAPID_SUBJECT: z.string().default('mailto:ops@example.com'),
+  VAPID_PUBLIC_KEY: optional,
+  VAPID_PRIVATE_KEY: optional,
+  VAPID_SUBJECT: text('mailto:ops@example.com'),
 
-  MEMORY_GIT_URL: z.string().optional(),
-  MEMORY_GIT_TOKEN: z.string().optional(),
-  MEMORY_DIR: z.string().default('/tmp/switchboard-memory'),
+  MEMORY_GIT_URL: optional,
+  MEMORY_GIT_TOKEN: optional,
+  MEMORY_DIR: text('/tmp/switchboard-memory'),
 
   COOLDOWN_SECONDS: int(120),
   MAX_ITERATIONS: int(5),
   PENDING_INTENT_TTL_MINUTES: int(30),
   RUN_TOKEN_BUDGET: int(200_000),
+
+  // Timers (EventBridge Scheduler; locally its emulator) and what runs on them.
+  SCHEDULER_ENDPOINT: optionalUrl,
+  SCHEDULE_GROUP_NAME: text('default'),
+  SCHEDULER_ROLE_ARN: optional,
+  EVENTS_QUEUE_ARN: optional,
+  /** The events queue's redrive maxReceiveCount: the worker's last attempt records the dead letter. */
+  EVENTS_MAX_RECEIVE_COUNT: int(5),
+  CARD_EXPIRY_MINUTES: int(24 * 60),
+  URGENT_RENOTIFY_MINUTES: int(10),
+  PAGE_BUDGET_PER_HOUR: int(6),
+  PAGES_PER_SENDER_PER_HOUR: int(2),
+  UNKNOWN_SENDER_PAGE_WINDOW_MINUTES: int(30),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -100,6 +130,12 @@ export type Config = z.infer<typeof configSchema>;
 /** Parses a plain environment map; the error names every missing or malformed variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  if (cleaned.STAGE === 'aws' && !cleaned.PUBLIC_BASE_URL) {
+    // The local default would make every Clerk token and Twilio callback signature fail on AWS.
+    throw new ConfigError(
+      'Invalid configuration: PUBLIC_BASE_URL is unknown on AWS (the deployment sets it, or PUBLIC_BASE_URL_PARAMETER naming the SSM parameter that holds it)',
+    );
+  }
   const result = configSchema.safeParse(cleaned);
   if (!result.success) {
     const names = result.error.issues.map((i) => `${i.path.join('.')} (${i.message})`).join(', ');
@@ -125,7 +161,7 @@ export async function loadConfig(
   } catch {
     throw new ConfigError('Invalid configuration: SECRETS_ARN does not hold a JSON object');
   }
-  const parsed = z.record(z.string(), z.string()).safeParse(secrets);
+  const parsed = z.record(str, str).safeParse(secrets);
   if (!parsed.success) throw new ConfigError('Invalid configuration: SECRETS_ARN must map names to strings');
   return parseConfig({ ...env, ...parsed.data });
 }

@@ -82,3 +82,10 @@ export function describeZodIssues(
     .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
     .join('; ');
 }
+
+/** Well-formed input that the rules refuse at this moment (an unknown recipient at the decision): 422. */
+export class PreconditionError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(message, { code: 'precondition_failed', status: 422, details });
+  }
+}

@@ -1,5 +1,6 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { createApp } from '../../functions/api/app';
+import { startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
 import { generateDevKeyPair } from '../../scripts/local/dev-auth';
 import { devRoutes } from '../../scripts/local/dev-routes';
 import { ensureQueues } from '../../scripts/local/queues';
@@ -33,6 +34,8 @@ export async function startApiHarness(
     visibilityTimeoutSeconds: 30,
     maxReceiveCount: 3,
   });
+  // The decision-time checks look recipients up in the address book, as the deployed API does.
+  const openphone = await startOpenPhoneEmulator({ apiKey: 'op_api_test' });
   const keys = generateDevKeyPair();
   const core = buildCore(
     parseConfig({
@@ -50,6 +53,8 @@ export async function startApiHarness(
       DEV_AUTH_PRIVATE_KEY: keys.privateKeyPem,
       VAPID_PUBLIC_KEY: 'BPublicVapidKeyForTests',
       VAPID_PRIVATE_KEY: 'never-in-a-response',
+      OPENPHONE_API_KEY: 'op_api_test',
+      OPENPHONE_API_BASE: openphone.url,
       ...opts.env,
     }),
     'api-test',
@@ -116,12 +121,14 @@ export async function startApiHarness(
     token,
     call,
     receiveEvents,
+    openphone,
     async stop() {
       sqsClient.destroy();
       core.sqs.destroy();
       core.dynamo.raw.destroy();
       table.raw.destroy();
       await sqs.stop();
+      await openphone.stop();
     },
   };
 }

@@ -205,13 +205,16 @@ function fuzzCase(r: Prng, i: number): Fuzzed {
       'Hello',
       'No heat!',
       clean('👍 Liked it'),
-      '❤️ Loved it',
+      '👍',
+      'Loved “See you then”',
       'Is the rent due on the 1st?',
       randomString(r, 40),
     ]),
     scheme: r.bool() ? 'standard' : 'legacy',
   }).rawBody;
-  const base = r.bool(0.1) ? built.replace('"message.received"', '"message.delivered"') : built;
+  const base = r.bool(0.1)
+    ? built.replace('"message.received"', r.bool() ? '"message.delivered"' : '"contact.updated"')
+    : built;
   const sign = (body: string) =>
     signDelivery({ rawBody: body, secret: TEST_WEBHOOK_SECRET, scheme: r.bool() ? 'standard' : 'legacy' });
   switch (r.int(5)) {

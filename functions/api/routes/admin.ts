@@ -1,6 +1,11 @@
 import type { Hono } from 'hono';
-import { instructionsResponse, updateInstructionsRequest } from '../../../shared/src/contracts/api';
+import {
+  instructionsResponse,
+  updateInstructionsRequest,
+  vendorStatusResponse,
+} from '../../../shared/src/contracts/api';
 import { getInstructions, updateInstructions } from '../../../shared/src/use-cases/update-instructions';
+import { vendorStatus } from '../../../shared/src/use-cases/vendor-status';
 import type { AppEnv } from '../app';
 import { currentUser, readJson, reply } from '../http';
 
@@ -15,4 +20,8 @@ export function registerAdminRoutes(app: Hono<AppEnv>) {
     const result = await updateInstructions(c.get('core'), { text, by: currentUser(c).email });
     return reply(c, instructionsResponse, result);
   });
+
+  app.get('/api/admin/vendor-status', async (c) =>
+    reply(c, vendorStatusResponse, await vendorStatus(c.get('core'))),
+  );
 }

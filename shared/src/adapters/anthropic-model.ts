@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { UpstreamError } from '../errors';
-import type { Model, ModelContent, ModelRequest, ModelResponse } from '../ports/model';
+import type { Model, ModelContent, ModelRequest, ModelResponse, ModelUsage } from '../ports/model';
 
 export interface AnthropicModelOptions {
   apiKey: string;
@@ -8,7 +8,15 @@ export interface AnthropicModelOptions {
   model: string;
   helperModel: string;
   maxRetries?: number;
+  /**
+   * Anthropic-defined server tools (web_search_20250305, web_fetch_20250910 …) sent as they are, `type` and
+   * all, to the main tier only (helpers summarise and review; they have no use for the web).
+   */
+  serverTools?: ReadonlyArray<{ type: string; name: string }>;
 }
+
+/** A server tool may pause a long turn (`pause_turn`); we send the turn back to let it finish, this often. */
+const MAX_PAUSE_CONTINUATIONS = 3;
 
 /**
  * Claude through the official SDK. The SDK retries 408/409/429/5xx (incl. 529 overloaded) with
@@ -27,46 +35,44 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
     name: opts.model,
     async complete(req: ModelRequest): Promise<ModelResponse> {
       const model = req.tier === 'helper' ? opts.helperModel : opts.model;
-      const tools = req.tools.map((t, i) => ({
-        name: t.name,
-        description: t.description,
-        input_schema: t.input_schema as Anthropic.Tool.InputSchema,
-        ...(i === req.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
-      }));
+      const tools = [
+        ...req.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          input_schema: t.input_schema as Anthropic.Tool.InputSchema,
+        })),
+        ...(req.tier === 'helper' ? [] : (opts.serverTools ?? [])),
+      ].map((t, i, all) =>
+        // One cache breakpoint on the last tool, whichever kind it is: the whole tool list is the cached prefix.
+        i === all.length - 1 ? { ...t, cache_control: { type: 'ephemeral' as const } } : t,
+      ) as Anthropic.ToolUnion[];
+      const messages = [...req.messages] as Anthropic.MessageParam[];
       try {
-        const res = await client.messages.create({
-          model,
-          max_tokens: req.maxTokens ?? 1024,
-          system: [
-            { type: 'text', text: req.system.stable, cache_control: { type: 'ephemeral' } },
-            ...(req.system.dynamic ? [{ type: 'text' as const, text: req.system.dynamic }] : []),
-          ],
-          tools,
-          messages: req.messages as Anthropic.MessageParam[],
-        });
         const content: ModelContent[] = [];
-        for (const block of res.content) {
-          if (block.type === 'text') content.push({ type: 'text', text: block.text });
-          else if (block.type === 'tool_use') {
-            content.push({
-              type: 'tool_use',
-              id: block.id,
-              name: block.name,
-              input: (block.input ?? {}) as Record<string, unknown>,
-            });
-          }
-        }
-        return {
-          content,
-          stopReason: res.stop_reason ?? 'end_turn',
-          model: res.model,
-          usage: {
-            inputTokens: res.usage.input_tokens,
-            outputTokens: res.usage.output_tokens,
-            cacheReadTokens: res.usage.cache_read_input_tokens ?? 0,
-            cacheWriteTokens: res.usage.cache_creation_input_tokens ?? 0,
-          },
+        const usage: ModelUsage = {
+          inputTokens: 0,
+          outputTokens: 0,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
         };
+        for (let pass = 0; ; pass++) {
+          const res = await client.messages.create({
+            model,
+            max_tokens: req.maxTokens ?? 1024,
+            system: [
+              { type: 'text', text: req.system.stable, cache_control: { type: 'ephemeral' } },
+              ...(req.system.dynamic ? [{ type: 'text' as const, text: req.system.dynamic }] : []),
+            ],
+            tools,
+            messages,
+          });
+          content.push(...toModelContent(res.content));
+          addUsage(usage, res.usage);
+          if (res.stop_reason !== 'pause_turn' || pass >= MAX_PAUSE_CONTINUATIONS)
+            return { content, stopReason: res.stop_reason ?? 'end_turn', model: res.model, usage };
+          // Paused mid-turn by a long server-tool run: send the partial turn back so the model continues it.
+          messages.push({ role: 'assistant', content: res.content as Anthropic.ContentBlockParam[] });
+        }
       } catch (e) {
         const status = e instanceof Anthropic.APIError ? e.status : undefined;
         // 4xx other than rate limits is our request's fault: not retryable, but still a model failure.
@@ -81,6 +87,39 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
       }
     },
   };
+}
+
+/** Our content blocks from the API's; server-tool blocks are kept (minus `caller`) to be sent back later. */
+export function toModelContent(blocks: Anthropic.ContentBlock[]): ModelContent[] {
+  const content: ModelContent[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    else if (block.type === 'tool_use') {
+      content.push({
+        type: 'tool_use',
+        id: block.id,
+        name: block.name,
+        input: (block.input ?? {}) as Record<string, unknown>,
+      });
+    } else if (block.type === 'server_tool_use') {
+      content.push({
+        type: 'server_tool_use',
+        id: block.id,
+        name: block.name,
+        input: (block.input ?? {}) as Record<string, unknown>,
+      });
+    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
+      content.push({ type: block.type, tool_use_id: block.tool_use_id, content: block.content });
+    }
+  }
+  return content;
+}
+
+function addUsage(into: ModelUsage, u: Anthropic.Usage) {
+  into.inputTokens += u.input_tokens;
+  into.outputTokens += u.output_tokens;
+  into.cacheReadTokens += u.cache_read_input_tokens ?? 0;
+  into.cacheWriteTokens += u.cache_creation_input_tokens ?? 0;
 }
 
 /** USD per million tokens (input, output, cache read, cache write); used for the per-run cost metric. */

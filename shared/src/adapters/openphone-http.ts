@@ -18,7 +18,7 @@ import {
   openPhoneMessage,
   openPhonePhoneNumber,
   openPhoneSendMessageBody,
-} from '../contracts/openphone';
+} from '../contracts/openphone-api';
 import {
   type AppError,
   describeZodIssues,

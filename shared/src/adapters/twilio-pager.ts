@@ -1,12 +1,10 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
-import twilio from 'twilio';
 import { type AppError, isAppError, UpstreamError, ValidationError } from '../errors';
 
 /**
  * Pages the on-call person through Twilio: an SMS and a voice call that reads the alert out with TwiML
- * `<Say>`. Uses the `twilio` SDK; for the local emulator (and tests) the SDK's own documented extension
- * point, a custom `httpClient`, swaps the origin of every request, so the SDK still builds the URLs,
- * form-encodes the parameters and authenticates exactly as it does against api.twilio.com.
+ * `<Say>`. Speaks Twilio's REST API with fetch, sending what the `twilio` SDK sends for the same two creates
+ * (see `twilioRest`); the local emulator (and tests) replace only the origin (`apiBase`).
  *
  * Nothing here is retried: paging is a write, and the caller de-duplicates per event. Both channels are
  * attempted independently and each reports its own outcome, so one failing never hides that the other
@@ -79,32 +77,59 @@ export class TwilioApiError extends UpstreamError {
 const VOICE_MAX_CHARS = 500;
 const CALL_EVENTS = ['initiated', 'ringing', 'answered', 'completed'];
 
-type RequestOptions = Parameters<InstanceType<typeof twilio.RequestClient>['request']>[0];
+const API_VERSION = '2010-04-01';
 
-/** The SDK's request client with the origin swapped; everything else (auth, encoding, parsing) is the SDK's. */
-class OriginOverrideRequestClient extends twilio.RequestClient {
-  private readonly origin: URL;
+/** Twilio's error body (`{ code, message, more_info, status }`), as the SDK's RestException reads it. */
+interface TwilioErrorBody {
+  code?: number;
+  message?: string;
+}
 
-  constructor(origin: string, timeoutMs: number) {
-    super({ timeout: timeoutMs, autoRetry: false });
-    this.origin = new URL(origin);
-  }
-
-  override request<TData>(opts: RequestOptions & { data?: TData }) {
-    const uri = new URL(opts.uri);
-    uri.protocol = this.origin.protocol;
-    uri.host = this.origin.host;
-    return super.request({ ...opts, uri: uri.toString() });
+/** A refusal Twilio answered with an HTTP status (what the SDK raises as RestException). */
+class TwilioHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | undefined,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
+/**
+ * Twilio's REST API 2010-04-01 directly: the two creates the pager needs are form-encoded POSTs with HTTP
+ * Basic auth (Account SID : Auth Token), exactly what the `twilio` SDK sends for `messages.create` and
+ * `calls.create` (lib/rest/api/v2010/account/{message,call}.js; arrays repeated, as its `qs` encoding does).
+ * The SDK itself is 3.2 MB of generated API surface in the worker's bundle for these two calls (issue 16).
+ */
+function twilioRest(options: TwilioPagerOptions, timeoutMs: number) {
+  const origin = (options.apiBase ?? 'https://api.twilio.com').replace(/\/$/, '');
+  const auth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
+  return async (resource: 'Messages' | 'Calls', params: Record<string, string | string[]>) => {
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) form.append(k, one);
+    const url = `${origin}/${API_VERSION}/Accounts/${encodeURIComponent(options.accountSid)}/${resource}.json`;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: auth,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: form,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = (await res.json().catch(() => ({}))) as TwilioErrorBody & { sid?: string; status?: string };
+    if (!res.ok) {
+      throw new TwilioHttpError(res.status, body.code, body.message ?? `HTTP ${res.status}`);
+    }
+    if (!body.sid) throw new Error(`Twilio answered ${res.status} without a resource`);
+    return { sid: body.sid, status: String(body.status ?? 'queued') };
+  };
+}
+
 export function createTwilioPager(options: TwilioPagerOptions): OnCallPager {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const client = twilio(options.accountSid, options.authToken, {
-    autoRetry: false,
-    timeout: timeoutMs,
-    ...(options.apiBase ? { httpClient: new OriginOverrideRequestClient(options.apiBase, timeoutMs) } : {}),
-  });
+  const post = twilioRest(options, options.timeoutMs ?? 10_000);
   const country = options.defaultCountry ?? 'US';
 
   return {
@@ -119,25 +144,25 @@ export function createTwilioPager(options: TwilioPagerOptions): OnCallPager {
       const [sms, voice] = await Promise.all([
         channels.has('sms')
           ? settle('send the page SMS', () =>
-              client.messages.create({
-                to: to.number,
-                from: options.fromNumber,
-                body: text,
-                ...(callback ? { statusCallback: callback } : {}),
+              post('Messages', {
+                To: to.number,
+                From: options.fromNumber,
+                Body: text,
+                ...(callback ? { StatusCallback: callback } : {}),
               }),
             )
           : undefined,
         channels.has('voice')
           ? settle('place the page call', () =>
-              client.calls.create({
-                to: to.number,
-                from: options.fromNumber,
-                twiml: pageTwiml(input.voiceText ?? text),
+              post('Calls', {
+                To: to.number,
+                From: options.fromNumber,
+                Twiml: pageTwiml(input.voiceText ?? text),
                 ...(callback
                   ? {
-                      statusCallback: callback,
-                      statusCallbackMethod: 'POST',
-                      statusCallbackEvent: CALL_EVENTS,
+                      StatusCallback: callback,
+                      StatusCallbackMethod: 'POST',
+                      StatusCallbackEvent: CALL_EVENTS,
                     }
                   : {}),
               }),
@@ -149,14 +174,22 @@ export function createTwilioPager(options: TwilioPagerOptions): OnCallPager {
   };
 }
 
-/** The call's TwiML: the alert read twice with a pause, because the first words are often lost while answering. */
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const xmlText = (s: string) => s.replace(/[&<>]/g, (c) => XML_ESCAPES[c] ?? c);
+
+/**
+ * The call's TwiML: the alert read twice with a pause, because the first words are often lost while answering.
+ * Written out as the SDK's VoiceResponse prints it (text content escapes &, < and >).
+ */
 export function pageTwiml(text: string): string {
   const spoken = text.length > VOICE_MAX_CHARS ? `${text.slice(0, VOICE_MAX_CHARS - 1)}…` : text;
-  const response = new twilio.twiml.VoiceResponse();
-  response.say(`Urgent page from Switchboard. ${spoken}`);
-  response.pause({ length: 1 });
-  response.say(`Again: ${spoken}`);
-  return response.toString();
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?><Response>',
+    `<Say>${xmlText(`Urgent page from Switchboard. ${spoken}`)}</Say>`,
+    '<Pause length="1"/>',
+    `<Say>${xmlText(`Again: ${spoken}`)}</Say>`,
+    '</Response>',
+  ].join('');
 }
 
 async function settle(
@@ -173,7 +206,7 @@ async function settle(
 
 function toAppError(err: unknown, what: string): AppError {
   if (isAppError(err)) return err;
-  if (err instanceof twilio.RestException) {
+  if (err instanceof TwilioHttpError) {
     const base = { httpStatus: err.status, twilioCode: err.code, cause: err };
     const detail = `Twilio ${err.code ?? err.status}: ${err.message}`;
     if (err.status === 401 || err.status === 403) {
@@ -204,7 +237,7 @@ function toAppError(err: unknown, what: string): AppError {
       retryable: false,
     });
   }
-  // Transport failures surface from the SDK's HTTP library; we cannot know whether Twilio acted on them.
+  // Transport failures (refused, reset, timed out): we cannot know whether Twilio acted on them.
   return new TwilioApiError(`Twilio could not be reached to ${what}`, {
     code: 'twilio_unreachable',
     retryable: true,

@@ -1,6 +1,13 @@
 import type { Message } from '../contracts/conversations';
 import { canonicalJson } from '../domain/args-hash';
-import type { Model, ModelContent, ModelMessage, ModelUsage } from '../ports/model';
+import {
+  isServerContent,
+  type Model,
+  type ModelContent,
+  type ModelMessage,
+  type ModelUsage,
+  type ServerContent,
+} from '../ports/model';
 import type { ModelToolDef } from '../tools/registry';
 import { compactHistory } from './history';
 import type { Observation, Plan, PlannedCall, Trigger } from './types';
@@ -61,6 +68,8 @@ export function buildMessages(
       role: 'assistant',
       content: [
         ...(round.plan.note ? [{ type: 'text' as const, text: round.plan.note }] : []),
+        // The API ran these itself in the same turn; it needs them back, before our tool calls.
+        ...(round.plan.server ?? []),
         ...round.plan.calls.map((c, i) => ({
           type: 'tool_use' as const,
           id: c.toolUseId ?? `tu_${i}`,
@@ -122,8 +131,13 @@ export async function claudePlan(
     .map((c) => c.text)
     .join('\n')
     .trim();
+  const server = res.content.filter((c): c is ServerContent => isServerContent(c));
   if (calls.length)
-    return { plan: { kind: 'calls', calls, ...(text ? { note: text } : {}) }, usage, model: res.model };
+    return {
+      plan: { kind: 'calls', calls, ...(text ? { note: text } : {}), ...(server.length ? { server } : {}) },
+      usage,
+      model: res.model,
+    };
   if (/^NO_ACTION_NEEDED\b/.test(text))
     return { plan: { kind: 'no_action', reason: text }, usage, model: res.model };
   return { plan: { kind: 'respond', text: text || 'Done.' }, usage, model: res.model };

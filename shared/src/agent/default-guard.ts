@@ -1,3 +1,4 @@
+import { protectedWriteVerdict } from '../domain/protected-paths';
 import type { ToolGuard } from '../ports/tool-guard';
 
 /**
@@ -9,6 +10,8 @@ import type { ToolGuard } from '../ports/tool-guard';
 export function defaultGuard(opts: { escalationNeedsApproval: boolean }): ToolGuard {
   return {
     async check(call) {
+      const refused = protectedWriteVerdict(call);
+      if (refused) return refused;
       if (call.kind !== 'write') return { decision: 'allow', reason: `${call.kind} tools are allowed` };
       if (call.tool === 'reply_to_sender') {
         return {

@@ -21,7 +21,8 @@ export type Execution = { ok: true; result: unknown } | { ok: false; error: stri
 
 /**
  * Runs an approved action exactly once (SPEC §6.1, §6.2). Primary course: the stored arguments must hash
- * to the approved hash → conditional APPROVED → EXECUTING → call the tool → EXECUTED with the result.
+ * to the approved hash and pass the tool's schema (else FAILED with the reason) → conditional APPROVED →
+ * EXECUTING → call the tool → EXECUTED with the result.
  * Redelivery finds EXECUTED and returns the stored result. A crash that left EXECUTING is reconciled by
  * asking the provider whether the write happened (never a blind resend); a tool that cannot be reconciled
  * is marked FAILED with "outcome unknown" for a person to check.
@@ -58,6 +59,14 @@ async function start(
     await fail(deps, action, 'APPROVED', 'refused: the arguments differ from what was approved');
     return { ok: false, error: 'refused: the arguments differ from what was approved' };
   }
+  // The tool's own schema again, just before anything runs: a card stored or edited around the decision's
+  // check must end FAILED with the reason, never throw in the worker until it dead-letters.
+  const valid = deps.registry.validateArgs(action.tool, action.args);
+  if (!valid.ok) {
+    const error = `refused: the arguments are not valid for ${action.tool}: ${valid.reason}`;
+    await fail(deps, action, 'APPROVED', error);
+    return { ok: false, error };
+  }
   const now = deps.clock().toISOString();
   const claimed = await deps.actions.transition(action.conversationId, action.id, ['APPROVED'], 'EXECUTING', {
     executingSince: now,
@@ -76,9 +85,11 @@ async function invoke(
   ctx: Omit<ToolContext, 'actionId'>,
 ): Promise<Execution> {
   const tool = deps.registry.get(action.tool);
+  const valid = deps.registry.validateArgs(action.tool, action.args);
   let result: unknown;
   try {
-    result = await tool.run(action.args, { ...ctx, actionId: action.id });
+    if (!valid.ok) throw new Error(`the arguments are not valid for ${action.tool}: ${valid.reason}`);
+    result = await tool.run(valid.args, { ...ctx, actionId: action.id });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const outcomeUnknown = (e as { outcomeUnknown?: boolean }).outcomeUnknown === true;

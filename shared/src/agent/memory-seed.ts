@@ -46,7 +46,8 @@ facts and preferences here, details in \`areas/\` and \`daily_notes/\`.
 - \`areas/<topic>.md\`: what is known about an ongoing area (a property, maintenance, leasing, a vendor).
 - \`daily_notes/YYYY-MM-DD_<topic>.md\`: what happened on a day that may matter later (a promise made,
   a repair scheduled, a lead's answers).
-- \`skills/<name>/SKILL.md\`: how to do a recurring job well, step by step.
+- \`skills/<name>/SKILL.md\`: how to do a recurring job well, step by step (written by the team: read them,
+  do not edit them; \`policy/\`, \`team/\` and \`lessons/\` are the team's too).
 - When told "remember that …", write it to the right place here and say where.
 - A file with \`<<<<<<<\`, \`=======\` and \`>>>>>>>\` lines holds two versions written at the same time:
   merge them into one, keeping every fact from both, and remove the markers.

@@ -1,4 +1,5 @@
 import { createPolicyGuard, type PolicyRuntime, type Rulebase, runSeeds } from '../domain/policy';
+import { protectedWriteVerdict } from '../domain/protected-paths';
 import type { FactProvenance, FactStore, FactValue } from '../ports/fact-store';
 import type { Log } from '../ports/logger';
 import type { ToolGuard } from '../ports/tool-guard';
@@ -43,12 +44,20 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
         return await runtimeFor(call.conversationId, env.now).check(call, env);
       } catch (e) {
         opts.log.error('policy.guard_failed', { tool: call.tool, error: String(e) });
+        const refused = protectedWriteVerdict(call);
+        if (refused) return refused;
+        // Only reads pass an engine that cannot be evaluated; a memory write waits for the next run.
+        if (call.kind === 'read')
+          return { decision: 'allow', reason: 'Reads are allowed when the policy cannot be evaluated.' };
         return call.kind === 'write'
           ? {
               decision: 'require_approval',
               reason: `The policy could not be evaluated (${String(e).slice(0, 120)}); a person must approve.`,
             }
-          : { decision: 'allow', reason: 'Reads are allowed when the policy cannot be evaluated.' };
+          : {
+              decision: 'deny',
+              reason: `The policy could not be evaluated (${String(e).slice(0, 120)}); try the note again later.`,
+            };
       }
     },
   };

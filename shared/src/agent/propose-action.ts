@@ -3,6 +3,7 @@ import { argsHash } from '../domain/args-hash';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPolicy } from './card-policy';
+import { scheduleCardTimers } from './card-timers';
 import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
 import type { RunContext } from './run-context';
 import type { CallScope } from './tool-step';
@@ -55,7 +56,7 @@ export function proposeAction(
         error: `reviewer scored the draft ${review.score}/10: ${review.issues.join(' ')}`,
       };
     }
-    const action = await createCard(ctx, call, scope, verdict, review, needsAnswer);
+    const action = await createCard(ctx, trigger, call, scope, verdict, review, needsAnswer);
     return { status: 'created' as const, actionId: action.id };
   });
 }
@@ -63,6 +64,7 @@ export function proposeAction(
 /** The card, counted once even when the step is replayed after a crash, with its audit entry and message. */
 async function createCard(
   ctx: RunContext,
+  trigger: Trigger,
   call: PlannedCall,
   scope: CallScope,
   verdict: GuardVerdict,
@@ -122,7 +124,11 @@ async function createCard(
     actionId: action.id,
     tool: { name: call.name, args },
   });
-  if (!auto) await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id);
+  if (!auto) {
+    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id);
+    const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
+    await scheduleCardTimers(deps, action, { urgent });
+  }
   return action;
 }
 

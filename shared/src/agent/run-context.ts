@@ -13,6 +13,7 @@ import type { Model, ModelUsage } from '../ports/model';
 import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
 import type { ToolRegistry } from '../tools/registry';
+import type { CardTimerSettings } from './card-timers';
 import type { DurableRun } from './durable-run';
 import type { Trigger } from './types';
 
@@ -49,6 +50,8 @@ export interface AgentDeps {
     ): Promise<void>;
     summary(conversationId: string, now: Date): Promise<string>;
   };
+  /** Expiry and urgent re-notification timers for cards that wait for a person. */
+  cardTimers?: CardTimerSettings;
   memory?: {
     /** MEMORY.md and the tree, capped, for the instructions. */
     context(): Promise<string>;

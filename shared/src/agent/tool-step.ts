@@ -81,7 +81,8 @@ function readStep(ctx: RunContext, s: CallScope): Promise<Observation> {
       { tool: base.name, kind: tool.kind, args, origin: s.origin, conversationId: ctx.convId },
       s.env,
     );
-    if (verdict.decision === 'deny') return { ...base, status: 'refused' as const, error: verdict.reason };
+    // Only an explicit allow runs a read or a memory note: the kind never waves a call through.
+    if (verdict.decision !== 'allow') return { ...base, status: 'refused' as const, error: verdict.reason };
     try {
       const raw = await tool.run(args, s.toolCtx);
       if (tool.kind === 'read') await deps.policy?.observe(ctx.convId, base.name, args, raw, deps.clock());

@@ -1,5 +1,6 @@
 import type { PendingIntent } from '../contracts/conversations';
 import type { EmailReceived } from '../contracts/events';
+import type { ServerContent } from '../ports/model';
 
 /** What a run is about, reconstructed from its stored input step on every replay. */
 export type Trigger =
@@ -30,7 +31,13 @@ export interface PolicyBasis {
 }
 
 export type Plan =
-  | { kind: 'calls'; calls: PlannedCall[]; note?: string }
+  | {
+      kind: 'calls';
+      calls: PlannedCall[];
+      note?: string;
+      /** Server-tool calls and results (web search/fetch) of the same model turn, replayed in its history. */
+      server?: ServerContent[];
+    }
   | { kind: 'respond'; text: string }
   | { kind: 'ask'; text: string; intent: Pick<PendingIntent, 'intent' | 'slots' | 'missing'> }
   | { kind: 'no_action'; reason: string };

@@ -3,8 +3,11 @@ import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from '../adapters/git-workspace';
 import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
 import { createTwilioPager } from '../adapters/twilio-pager';
+import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
+import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
+import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
   DEFAULT_RULEBASE_FILES,
   loadRulebases,
@@ -35,6 +38,7 @@ export async function buildAgent(
   core: Core,
 ): Promise<{ deps: RunEventGroupDeps; registry: ToolRegistry; workspace?: Workspace }> {
   const c = core.config;
+  if (c.ANTHROPIC_API_KEY) checkModels(core);
   const tools: BoundTool[] = [];
   let directory: RunEventGroupDeps['directory'];
 
@@ -103,6 +107,7 @@ export async function buildAgent(
             ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
             model: c.ANTHROPIC_MODEL,
             helperModel: c.ANTHROPIC_HELPER_MODEL,
+            serverTools: web.serverTools,
           }),
         }
       : {}),
@@ -136,8 +141,26 @@ export async function buildAgent(
         }
       : {}),
     ...(directory ? { directory } : {}),
+    checkDecision: decisionCheck({
+      guard: policy.guard,
+      clock: core.clock,
+      timezone: c.TEAM_TIMEZONE,
+      readTool: (name, args, conversationId) =>
+        readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
+    }),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
+}
+
+/** A retired model stops start-up (ConfigError); a deprecated or unknown one is a warning in the log. */
+function checkModels(core: Core) {
+  const c = core.config;
+  const notices = checkConfiguredModels(
+    { ANTHROPIC_MODEL: c.ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: c.ANTHROPIC_HELPER_MODEL },
+    core.clock(),
+    { ANTHROPIC_MODEL: DEFAULT_ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: DEFAULT_ANTHROPIC_HELPER_MODEL },
+  );
+  for (const n of notices) if (n.state !== 'current') core.log.warn('model.lifecycle', { ...n });
 }
 
 const POLICY_TOOL_INFO: ToolInfo[] = [

@@ -1,45 +1,33 @@
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
+import { lazyDecisionDeps } from '../agent/decision-deps';
 import { NotFoundError } from '../errors';
 import type { PushSender, PushSubscriptionStore } from '../ports/push';
 import type { Workspace } from '../ports/workspace';
-import { escalate } from '../tools/escalation';
-import { openPhoneTools, replyToSender } from '../tools/openphone';
-import { bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import type { DecideApprovalDeps } from '../use-cases/decide-approval';
 import { type Core, getCore } from './core';
 
 /**
- * The registry of tools whose drafts a person can edit on a card, used only to re-validate an edit against
- * the tool's own schema before it is approved. The API never runs a tool, so the tools are bound without
- * their integrations (SMS gateway, pager).
+ * The approval use case's dependencies, from the composed core. Every decision is checked against the card
+ * tool's own schema and the policy's preconditions (with the team's rulebase from the memory workspace when
+ * there is one); both are built on the first decision of a cold start and kept.
  */
-const unbound = undefined as never;
-const editable = new ToolRegistry([
-  ...bindAll(openPhoneTools, unbound),
-  bindTool(replyToSender, unbound),
-  bindTool(escalate, unbound),
-]);
-
-/**
- * The approval use case's dependencies, from the composed core. A tool this registry does not know (one
- * only the worker registers) is accepted as an object here: the executor validates the arguments against
- * the worker's full registry and checks the approved hash before anything is sent, so an invalid edit
- * fails the card with its reason instead of reaching a provider.
- */
-export function approvalDeps(core: Core): DecideApprovalDeps {
+export function approvalDeps(core: Core, workspace?: () => Promise<Workspace>): DecideApprovalDeps {
+  const decisionChecks = lazyDecisionDeps({
+    config: core.config,
+    table: core.table,
+    log: core.log,
+    clock: core.clock,
+    ...(core.config.MEMORY_GIT_URL && workspace ? { workspace } : {}),
+  });
   return {
     actions: core.actions,
     conversations: core.conversations,
     audit: core.audit,
     queue: core.queue,
     clock: core.clock,
-    validateArgs: (tool, args) => {
-      if (editable.has(tool)) return editable.validateArgs(tool, args);
-      return typeof args === 'object' && args !== null && !Array.isArray(args)
-        ? { ok: true, args: args as Record<string, unknown> }
-        : { ok: false, reason: 'the arguments must be an object' };
-    },
+    validateArgs: decisionChecks.validateArgs,
+    ...(decisionChecks.checkDecision ? { checkDecision: decisionChecks.checkDecision } : {}),
   };
 }
 
@@ -66,14 +54,15 @@ export interface ApiDeps extends Core {
 /** The API's graph: the core plus approvals, push and the memory workspace, built once per cold start. */
 export function buildApiDeps(core: Core): ApiDeps {
   let push: ApiPushDeps | undefined;
+  const memoryWorkspace = apiWorkspace(core);
   return {
     ...core,
-    approvals: approvalDeps(core),
+    approvals: approvalDeps(core, memoryWorkspace),
     push: () => {
       push ??= buildPushDeps(core);
       return push;
     },
-    memoryWorkspace: apiWorkspace(core),
+    memoryWorkspace,
   };
 }
 

@@ -1,3 +1,9 @@
+import {
+  awsSettingsSource,
+  resolveDeployedEnv,
+  SETTINGS_TTL_SECONDS,
+  type SettingsSource,
+} from '../adapters/aws-settings';
 import { dynamoActionStore } from '../adapters/dynamo/action-store';
 import { dynamoAuditLog } from '../adapters/dynamo/audit-log';
 import { makeDynamoClients } from '../adapters/dynamo/client';
@@ -8,6 +14,7 @@ import { dynamoIdempotencyStore } from '../adapters/dynamo/idempotency-store';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
+import { timersFromConfig } from '../adapters/eventbridge-scheduler';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
 import { type Config, loadConfig } from '../config';
@@ -41,32 +48,62 @@ export function buildCore(config: Config, serviceName: string) {
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Card expiry and urgent re-notification on EventBridge Scheduler (off when no target is named). */
+    cardTimers: {
+      timers: timersFromConfig(config, clock),
+      expiryMinutes: config.CARD_EXPIRY_MINUTES,
+      renotifyMinutes: config.URGENT_RENOTIFY_MINUTES,
+    },
   };
 }
 export type Core = ReturnType<typeof buildCore>;
 
-async function fetchSecret(arn: string): Promise<string> {
-  // Imported lazily: only AWS deployments set SECRETS_ARN, and the module stays out of local cold starts.
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const res = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  return res.SecretString ?? '{}';
+const cache = new Map<string, { core: Promise<Core>; settings: string; checkedAt: number }>();
+let settingsSource: SettingsSource | undefined;
+
+/** Environment with the deployed facts and secrets merged in; plain environment off AWS. */
+async function resolveSettings(env: Record<string, string | undefined>) {
+  if (!env.SECRETS_ARN && !env.PUBLIC_BASE_URL_PARAMETER) return { env, fetchSecret: undefined };
+  settingsSource ??= awsSettingsSource();
+  const source = settingsSource;
+  return { env: await resolveDeployedEnv(env, source), fetchSecret: (arn: string) => source.secret(arn) };
 }
 
-const cache = new Map<string, Promise<Core>>();
-
+/**
+ * The composed core for a runtime, built once per cold start and re-checked every SETTINGS_TTL_SECONDS: a
+ * secret filled in after the first deploy reaches warm functions (the core is rebuilt only when the settings
+ * changed), and a failed load is dropped, not cached, so the next invocation tries again.
+ */
 export function getCore(
   serviceName: string,
   env: Record<string, string | undefined> = process.env,
 ): Promise<Core> {
-  let p = cache.get(serviceName);
-  if (!p) {
-    p = loadConfig(env, fetchSecret).then((c) => buildCore(c, serviceName));
-    cache.set(serviceName, p);
-  }
-  return p;
+  const entry = cache.get(serviceName);
+  const now = Date.now();
+  if (entry && now - entry.checkedAt < SETTINGS_TTL_SECONDS * 1000) return entry.core;
+  const next = (async () => {
+    const resolved = await resolveSettings(env);
+    const config = await loadConfig(resolved.env, resolved.fetchSecret);
+    const settings = JSON.stringify(config);
+    if (entry && entry.settings === settings) {
+      cache.set(serviceName, { ...entry, checkedAt: now });
+      return entry.core;
+    }
+    const core = buildCore(config, serviceName);
+    cache.set(serviceName, { core: Promise.resolve(core), settings, checkedAt: now });
+    return core;
+  })();
+  // Concurrent callers share this attempt; a failure leaves the previous core (if any) or nothing cached.
+  cache.set(serviceName, { core: next, settings: entry?.settings ?? '', checkedAt: now });
+  next.catch(() => {
+    if (entry) cache.set(serviceName, entry);
+    else cache.delete(serviceName);
+  });
+  return next;
 }
 
-/** Tests and the local stack rebuild the graph after changing the environment. */
+/** Tests and the local stack rebuild the graph after changing the environment (as a new container would). */
 export function resetComposition() {
   cache.clear();
+  settingsSource = undefined;
 }

@@ -176,3 +176,14 @@ export type RunProgress = z.infer<typeof runProgress>;
 export const chatDataPartSchemas = { run: runProgress, approval: pendingAction };
 export type ChatDataParts = { run: RunProgress; approval: z.infer<typeof pendingAction> };
 export type ChatUIMessage = UIMessage<never, ChatDataParts>;
+
+/** GET /api/admin/vendor-status: what an admin should know about the configured vendors (issue 13). */
+export const vendorNotice = z.object({
+  vendor: z.enum(['anthropic', 'google', 'clerk']),
+  check: z.string(),
+  state: z.enum(['ok', 'warning', 'error']),
+  message: z.string(),
+});
+export type VendorNotice = z.infer<typeof vendorNotice>;
+export const vendorStatusResponse = z.object({ notices: z.array(vendorNotice) });
+export type VendorStatusResponse = z.infer<typeof vendorStatusResponse>;

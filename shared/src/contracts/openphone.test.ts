@@ -1,103 +1,152 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors';
-import {
-  openPhoneCallSummary,
-  openPhoneList,
-  openPhonePhoneNumber,
-  parseOpenPhoneWebhook,
-} from './openphone';
+import { parseOpenPhoneWebhook } from './openphone';
 
-/** The `message.received` sample from Quo's webhook guide, verbatim in shape. */
-const guideSample = {
-  id: 'EVc67ec998b35c41d388af50799aeeba3e',
-  object: 'event',
-  apiVersion: 'v4',
-  createdAt: '2022-01-23T16:55:52.557Z',
-  type: 'message.received',
-  data: {
-    object: {
-      id: 'AC24a8b8321c4f4cf2be110f4250793d51',
-      object: 'message',
+/**
+ * Contract tests: every webhook example Quo publishes (test/contracts/vendor/quo/, sources in its README) parses
+ * into the internal event, for both generations; then the edges of the parser on bodies built from them.
+ */
+const VENDOR = join(__dirname, '../../../test/contracts/vendor/quo');
+const load = (rel: string): Record<string, unknown> => JSON.parse(readFileSync(join(VENDOR, rel), 'utf8'));
+const files = (dir: string) =>
+  readdirSync(join(VENDOR, dir))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `${dir}/${f}`);
+
+describe('every vendor webhook example parses', () => {
+  const all = [...files('legacy'), ...files('v2026-03-30')];
+  it('the folder holds both generations of each event we use', () => {
+    for (const gen of ['legacy', 'v2026-03-30']) {
+      for (const t of ['message.received', 'message.delivered', 'call.completed', 'call.summary.completed']) {
+        expect(all, `${gen}/${t}`).toContain(`${gen}/${t}.json`);
+      }
+      expect(all).toContain(`${gen}/call.transcript.completed.json`);
+    }
+  });
+
+  it.each(all)('%s', (file) => {
+    const parsed = parseOpenPhoneWebhook(load(file));
+    const expectedKind = file.split('/')[1]?.replace(/(\.app-mms|\.test-event)?\.json$/, '');
+    expect(parsed.kind).toBe(expectedKind);
+    expect(parsed.generation).toBe(file.startsWith('legacy') ? 'legacy' : '2026-03-30');
+  });
+});
+
+describe('one internal event from either generation', () => {
+  it('2026-03-30 message.received: sender and recipients come from data.context', () => {
+    const parsed = parseOpenPhoneWebhook(load('v2026-03-30/message.received.json'));
+    if (parsed.kind !== 'message.received') throw new Error(parsed.kind);
+    expect(parsed.message).toEqual({
+      id: 'AC-message',
+      direction: 'incoming',
+      from: '+15550001111',
+      to: ['+15550002222'],
+      text: 'hello',
+      media: [],
+      status: 'received',
+      createdAt: '2026-04-13T12:00:00.000Z',
+      phoneNumberId: 'PN123',
+      conversationId: 'CN123',
+      userId: 'US123',
+    });
+  });
+
+  it('legacy message.received: the same fields from data.object', () => {
+    const parsed = parseOpenPhoneWebhook(load('legacy/message.received.json'));
+    if (parsed.kind !== 'message.received') throw new Error(parsed.kind);
+    expect(parsed.message).toMatchObject({
       from: '+19876543210',
       to: ['+15555555555'],
-      direction: 'incoming',
       text: 'Hello, world!',
-      status: 'delivered',
-      createdAt: '2022-01-23T16:55:52.420Z',
-      userId: 'USu5AsEHuQ',
-      phoneNumberId: 'PNtoDbDhuz',
-    },
-  },
-};
-
-describe('parseOpenPhoneWebhook', () => {
-  it('parses the guide sample', () => {
-    const parsed = parseOpenPhoneWebhook(guideSample);
-    expect(parsed.kind).toBe('message.received');
-    if (parsed.kind !== 'message.received') return;
-    expect(parsed.event.data.object).toMatchObject({
-      text: 'Hello, world!',
-      to: ['+15555555555'],
-      media: [],
     });
   });
 
-  it('accepts the app-webhook variant: `body` for the text, `to` as a string, media as URLs', () => {
-    const { text: _t, ...message } = guideSample.data.object;
-    const parsed = parseOpenPhoneWebhook({
-      ...guideSample,
-      data: {
-        object: { ...message, body: 'Pipe burst!', to: '+15555555555', media: ['https://m.example/1.jpg'] },
+  it('app webhooks: `body` for the text, `to` as a string, media with type', () => {
+    const parsed = parseOpenPhoneWebhook(load('legacy/message.received.app-mms.json'));
+    if (parsed.kind !== 'message.received') throw new Error(parsed.kind);
+    expect(parsed.message.text).toBe('Photo of the leak under the sink');
+    expect(parsed.message.to).toEqual(['+13105550199']);
+    expect(parsed.message.media).toEqual([
+      {
+        url: 'https://storage.googleapis.com/opstatics-dev/6c908000e5d64ff5a1d4f3b1b5a9c2de',
+        type: 'image/jpeg',
       },
+    ]);
+  });
+
+  it('calls: the outside party from context.participants.external (new) or participants (legacy)', () => {
+    const current = parseOpenPhoneWebhook(load('v2026-03-30/call.completed.json'));
+    const legacy = parseOpenPhoneWebhook(load('legacy/call.completed.json'));
+    if (current.kind !== 'call.completed' || legacy.kind !== 'call.completed') throw new Error('kind');
+    expect(current.call).toMatchObject({
+      id: 'AC-call',
+      participants: ['+15550000002'],
+      durationSeconds: 55,
     });
-    if (parsed.kind !== 'message.received') throw new Error('expected message.received');
-    expect(parsed.event.data.object).toMatchObject({
-      text: 'Pipe burst!',
-      to: ['+15555555555'],
-      media: [{ url: 'https://m.example/1.jpg', type: null }],
+    expect(current.call.hasVoicemail).toBe(false);
+    expect(legacy.call).toMatchObject({ id: 'ACsXlF0', participants: ['+15555555555'], durationSeconds: 60 });
+  });
+
+  it('summaries: processingStatus (new) and status (legacy, typed `callSummary` in the guide)', () => {
+    const current = parseOpenPhoneWebhook(load('v2026-03-30/call.summary.completed.json'));
+    const legacy = parseOpenPhoneWebhook(load('legacy/call.summary.completed.json'));
+    if (current.kind !== 'call.summary.completed' || legacy.kind !== 'call.summary.completed')
+      throw new Error('kind');
+    expect(current.summary).toMatchObject({ callId: 'AC-summary', status: 'completed' });
+    expect(current.summary.nextSteps).toEqual(['Send follow-up email.']);
+    expect(legacy.vendorType).toBe('callSummary');
+    expect(legacy.summary.summary).toHaveLength(1);
+  });
+
+  it('transcripts: dialogue with speaker and member', () => {
+    const parsed = parseOpenPhoneWebhook(load('v2026-03-30/call.transcript.completed.json'));
+    if (parsed.kind !== 'call.transcript.completed') throw new Error(parsed.kind);
+    expect(parsed.transcript.dialogue[1]).toEqual({
+      speaker: '+15550000002',
+      userId: null,
+      text: 'Hi, I wanted to ask about pricing.',
+      startSeconds: 3,
+      endSeconds: 7,
     });
   });
 
-  it('a media-only message has empty text', () => {
-    const { text: _t, ...message } = guideSample.data.object;
-    const parsed = parseOpenPhoneWebhook({
-      ...guideSample,
-      data: { object: { ...message, media: [{ url: 'https://m.example/2.jpg', type: 'image/jpeg' }] } },
-    });
-    if (parsed.kind !== 'message.received') throw new Error('expected message.received');
-    expect(parsed.event.data.object.text).toBe('');
-  });
-
-  it('acknowledges other event types without looking inside', () => {
+  it('a type we do not use is `other`, whatever its data', () => {
     expect(
-      parseOpenPhoneWebhook({ ...guideSample, type: 'call.completed', data: { object: { anything: 1 } } }),
-    ).toEqual({ kind: 'other', id: guideSample.id, type: 'call.completed' });
-    expect(parseOpenPhoneWebhook({ id: 'EV1', createdAt: 'x', type: 'callSummary' })).toMatchObject({
-      kind: 'other',
-    });
+      parseOpenPhoneWebhook({ id: 'EV1', createdAt: 'x', type: 'contact.updated', data: { resource: {} } }),
+    ).toMatchObject({ kind: 'other', vendorType: 'contact.updated' });
   });
+});
 
+describe('malformed bodies are a ValidationError naming the field', () => {
+  const legacy = load('legacy/message.received.json');
+  const current = load('v2026-03-30/message.received.json');
+  const obj = (legacy.data as { object: Record<string, unknown> }).object;
+  const data = current.data as { resource: Record<string, unknown>; context: Record<string, unknown> };
   it.each([
     ['not an object', 'hello', /\(root\)/],
-    ['no type', { ...guideSample, type: undefined }, /type/],
-    ['no id', { ...guideSample, id: undefined }, /id/],
+    ['no type', { ...legacy, type: undefined }, /type/],
+    ['no id', { ...legacy, id: undefined }, /id/],
     [
-      'message without from',
-      { ...guideSample, data: { object: { ...guideSample.data.object, from: undefined } } },
+      'legacy message without from',
+      { ...legacy, data: { object: { ...obj, from: undefined } } },
       /data\.object\.from/,
     ],
+    ['a bad direction', { ...legacy, data: { object: { ...obj, direction: 'sideways' } } }, /direction/],
+    ['message.received without data', { ...legacy, data: undefined }, /data/],
+    ['an empty recipients list', { ...legacy, data: { object: { ...obj, to: [] } } }, /to/],
     [
-      'message with a bad direction',
-      { ...guideSample, data: { object: { ...guideSample.data.object, direction: 'sideways' } } },
-      /direction/,
+      'new scheme without the sender',
+      { ...current, data: { ...data, context: { ...data.context, senderIdentifier: undefined } } },
+      /data\.context\.senderIdentifier/,
     ],
-    ['message.received without data', { ...guideSample, data: undefined }, /data/],
     [
-      'an empty recipients list',
-      { ...guideSample, data: { object: { ...guideSample.data.object, to: [] } } },
-      /to/,
+      'new scheme text over 10,000 characters',
+      { ...current, data: { ...data, resource: { ...data.resource, text: 'x'.repeat(10_001) } } },
+      /data\.resource\.text/,
     ],
-  ])('rejects %s with a ValidationError naming the field', (_name, body, field) => {
+  ])('%s', (_name, body, field) => {
     let error: unknown;
     try {
       parseOpenPhoneWebhook(body);
@@ -106,52 +155,5 @@ describe('parseOpenPhoneWebhook', () => {
     }
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toMatch(field);
-  });
-});
-
-describe('API response schemas', () => {
-  it('parse the documented phone-number example, dropping fields we do not read', () => {
-    const parsed = openPhoneList(openPhonePhoneNumber).parse({
-      data: [
-        {
-          id: 'PN123bc',
-          groupId: '1234',
-          portRequestId: '123abc',
-          formattedNumber: '+15555555555',
-          forward: '+15555555555',
-          name: 'My phone number',
-          number: '+15555555555',
-          portingStatus: 'completed',
-          symbol: '🏡',
-          users: [
-            {
-              email: 'my@email.com',
-              firstName: 'John',
-              lastName: 'Doe',
-              id: 'US1',
-              role: 'owner',
-              groupId: 'GR1',
-            },
-          ],
-          createdAt: "'2022-01-01T00:00:00Z'",
-          updatedAt: "'2022-01-01T00:00:00Z'",
-          restrictions: {},
-        },
-      ],
-    });
-    expect(parsed.data[0]).toMatchObject({ id: 'PN123bc', users: [{ id: 'US1', firstName: 'John' }] });
-    expect(parsed.data[0]).not.toHaveProperty('symbol');
-    expect(parsed.nextPageToken).toBeUndefined();
-  });
-
-  it('call summaries allow null summary and next steps (status absent)', () => {
-    expect(
-      openPhoneCallSummary.parse({ callId: 'AC1', status: 'absent', summary: null, nextSteps: null }),
-    ).toMatchObject({
-      status: 'absent',
-    });
-    expect(
-      openPhoneCallSummary.safeParse({ callId: 'AC1', status: 'done', summary: [], nextSteps: [] }).success,
-    ).toBe(false);
   });
 });

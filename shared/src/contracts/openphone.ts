@@ -1,292 +1,419 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { describeZodIssues, ValidationError } from '../errors';
 
 /**
- * OpenPhone (Quo) wire shapes: the webhook deliveries we receive and the REST responses our client reads.
+ * Quo (OpenPhone) webhook deliveries, both generations, parsed into one internal shape.
  *
- * Built from Quo's published OpenAPI document (openphone-public-api-v1-prod.json, as rendered at
- * quo.com/docs/mdx/api-reference/*) and the webhook guide (quo.com/docs/mdx/guides/webhooks). Response schemas
- * are deliberately tolerant: unknown fields are stripped, fields the docs mark nullable or that older payloads
- * omit are optional, and enums the vendor may extend (message/call status) are plain strings, so a vendor
- * addition does not turn into an outage. What we could not confirm is said where it matters.
+ * - legacy (webhooks created in the app or with the v1 API, `apiVersion` v2/v4): the message, call, summary or
+ *   transcript is `data.object`;
+ * - 2026-03-30 (webhooks created with the dated API): `data.resource` is the object, `data.context` the line,
+ *   conversation and parties (a message has no `from`/`to`: they are `context.senderIdentifier` and
+ *   `context.recipientIdentifiers`), `data.links.quo` a deep link.
+ * Sources and what the docs leave open: test/contracts/vendor/quo/README.md. Written with `zod/mini` because it is
+ * on the webhook function's path (bundle budget, issue 16). Unknown fields are ignored and vendor enums stay plain
+ * strings, so a vendor addition is not an outage; what we act on is bounded so a hostile body is a clear 400.
  */
 
-const idString = z.string().min(1).max(200);
-const timestamp = z.string().min(1);
-const nullableString = z.string().nullable().optional();
+const id = z.string().check(z.minLength(1), z.maxLength(200));
+const party = z.string().check(z.minLength(1), z.maxLength(60));
+const parties = z.array(party).check(z.maxLength(20));
+const stamp = z.string().check(z.minLength(1), z.maxLength(40));
+const optStr = z.optional(z.nullable(z.string().check(z.maxLength(200))));
+const text = z.optional(z.nullable(z.string().check(z.maxLength(10_000))));
+const direction = z.enum(['incoming', 'outgoing']);
+const media = z.optional(
+  z.nullable(
+    z
+      .array(
+        z.union([
+          z.string().check(z.maxLength(2000)),
+          z.object({ url: z.string().check(z.maxLength(2000)), type: optStr }),
+        ]),
+      )
+      .check(z.maxLength(50)),
+  ),
+);
 
-// ---------------------------------------------------------------- webhooks
-
-/**
- * A message object inside a webhook. The API guide's `message.received` sample carries `text` and `to` as an
- * array; payloads from webhooks created in the Quo app (the legacy `openphone-signature` scheme) have been
- * documented with `body`, a `media` list and `to` as a single string. We accept both and normalise to
- * `text: string` and `to: string[]`. An MMS with only media has no text, so text defaults to ''.
- */
-export const openPhoneWebhookMessage = z
-  .object({
-    id: idString,
-    object: z.literal('message').optional(),
-    from: z.string().min(1).max(40),
-    to: z.union([z.string().min(1).max(40), z.array(z.string().min(1).max(40)).min(1).max(10)]),
-    direction: z.enum(['incoming', 'outgoing']),
-    text: z.string().max(10_000).nullable().optional(),
-    body: z.string().max(10_000).nullable().optional(),
-    media: z
-      .array(z.union([z.string(), z.object({ url: z.string(), type: z.string().nullable().optional() })]))
-      .max(50)
-      .nullable()
-      .optional(),
-    status: z.string().max(40).optional(),
-    createdAt: timestamp,
-    userId: nullableString,
-    phoneNumberId: nullableString,
-    conversationId: nullableString,
-  })
-  .transform(({ text, body, to, media, ...rest }) => ({
-    ...rest,
-    to: Array.isArray(to) ? to : [to],
-    text: text ?? body ?? '',
-    media: (media ?? []).map((m) =>
-      typeof m === 'string' ? { url: m, type: null } : { url: m.url, type: m.type ?? null },
-    ),
-  }));
-export type OpenPhoneWebhookMessage = z.output<typeof openPhoneWebhookMessage>;
-
-const envelopeBase = {
-  id: idString,
-  object: z.literal('event').optional(),
-  apiVersion: z.string().max(40).optional(),
-  createdAt: timestamp,
-};
-
-export const openPhoneMessageReceivedEvent = z.object({
-  ...envelopeBase,
-  type: z.literal('message.received'),
-  data: z.object({ object: openPhoneWebhookMessage }),
+const legacyMessage = z.object({
+  id,
+  from: party,
+  to: z.union([party, parties.check(z.minLength(1))]),
+  direction,
+  text,
+  body: text,
+  media,
+  status: optStr,
+  createdAt: stamp,
+  userId: optStr,
+  phoneNumberId: optStr,
+  conversationId: optStr,
 });
-export type OpenPhoneMessageReceivedEvent = z.output<typeof openPhoneMessageReceivedEvent>;
 
-/**
- * Any other delivery (message.delivered, call.*, contact.* …). We only need enough to acknowledge and log it,
- * so `data` stays opaque. (The guide's samples even disagree on type names: `call.summary.completed` vs
- * `callSummary`, hence a plain string.)
- */
-export const openPhoneWebhookEnvelope = z.object({
-  ...envelopeBase,
-  type: z.string().min(1).max(100),
-  data: z.unknown().optional(),
+const messageContext = z.object({
+  phoneNumberId: optStr,
+  conversationId: optStr,
+  userId: optStr,
+  senderIdentifier: party,
+  recipientIdentifiers: parties,
 });
-export type OpenPhoneWebhookEnvelope = z.output<typeof openPhoneWebhookEnvelope>;
+const currentMessage = z.object({
+  resource: z.object({ id, direction, text, media, status: optStr, createdAt: stamp }),
+  context: messageContext,
+});
 
-export type ParsedOpenPhoneWebhook =
-  | { kind: 'message.received'; event: OpenPhoneMessageReceivedEvent }
-  | { kind: 'other'; id: string; type: string };
+const callContext = z.optional(
+  z.object({
+    phoneNumberId: optStr,
+    conversationId: optStr,
+    userId: optStr,
+    participants: z.optional(z.object({ workspace: z.optional(parties), external: z.optional(parties) })),
+  }),
+);
+const duration = z.optional(z.nullable(z.number().check(z.gte(0))));
 
-/**
- * Validates a parsed JSON webhook body. Throws ValidationError (a 400 with the offending field) when the
- * body is not an event at all, or is a `message.received` whose message is malformed; any other well-formed
- * event type comes back as `other` so the edge can acknowledge it without work.
- */
-export function parseOpenPhoneWebhook(json: unknown): ParsedOpenPhoneWebhook {
-  const envelope = openPhoneWebhookEnvelope.safeParse(json);
-  if (!envelope.success) {
-    throw new ValidationError(`Invalid OpenPhone webhook: ${describeZodIssues(envelope.error.issues)}`);
-  }
-  if (envelope.data.type !== 'message.received') {
-    return { kind: 'other', id: envelope.data.id, type: envelope.data.type };
-  }
-  const event = openPhoneMessageReceivedEvent.safeParse(json);
-  if (!event.success) {
-    throw new ValidationError(`Invalid message.received webhook: ${describeZodIssues(event.error.issues)}`);
-  }
-  return { kind: 'message.received', event: event.data };
+const legacyCall = z.object({
+  id,
+  direction,
+  status: optStr,
+  participants: z.optional(parties),
+  duration,
+  createdAt: stamp,
+  answeredAt: optStr,
+  completedAt: optStr,
+  userId: optStr,
+  phoneNumberId: optStr,
+  conversationId: optStr,
+});
+const currentCall = z.object({
+  resource: z.object({
+    id,
+    direction,
+    status: optStr,
+    duration,
+    createdAt: stamp,
+    answeredAt: optStr,
+    completedAt: optStr,
+    hasVoicemail: z.optional(z.nullable(z.boolean())),
+  }),
+  context: callContext,
+});
+
+const lines = z.optional(z.nullable(z.array(z.string().check(z.maxLength(5000))).check(z.maxLength(100))));
+const summaryFields = { callId: id, summary: lines, nextSteps: lines };
+const legacySummary = z.object({ ...summaryFields, status: optStr });
+const currentSummary = z.object({
+  resource: z.object({ ...summaryFields, processingStatus: optStr }),
+  context: callContext,
+});
+
+const dialogue = z.optional(
+  z.nullable(
+    z
+      .array(
+        z.object({
+          content: z.string().check(z.maxLength(20_000)),
+          start: z.number(),
+          end: z.number(),
+          identifier: optStr,
+          userId: optStr,
+        }),
+      )
+      .check(z.maxLength(5000)),
+  ),
+);
+const legacyTranscript = z.object({
+  callId: id,
+  status: optStr,
+  duration,
+  createdAt: z.optional(stamp),
+  dialogue,
+});
+const currentTranscript = z.object({
+  resource: z.object({
+    callId: id,
+    processingStatus: optStr,
+    duration,
+    createdAt: z.optional(stamp),
+    dialogue,
+  }),
+  context: callContext,
+});
+
+const envelope = z.object({
+  id,
+  type: z.string().check(z.minLength(1), z.maxLength(100)),
+  apiVersion: z.optional(z.nullable(z.string().check(z.maxLength(40)))),
+  createdAt: stamp,
+  data: z.optional(z.unknown()),
+});
+
+// ---------------------------------------------------------------- the internal event
+
+export type OpenPhoneGeneration = 'legacy' | '2026-03-30';
+export interface OpenPhoneMedia {
+  url: string;
+  type: string | null;
+}
+export interface OpenPhoneWebhookMessage {
+  id: string;
+  direction: 'incoming' | 'outgoing';
+  from: string;
+  to: string[];
+  text: string;
+  media: OpenPhoneMedia[];
+  status: string | null;
+  createdAt: string;
+  phoneNumberId: string | null;
+  conversationId: string | null;
+  userId: string | null;
+}
+interface CallScope {
+  /** The outside parties of the call (context.participants.external, or the legacy `participants`). */
+  participants: string[];
+  phoneNumberId: string | null;
+  conversationId: string | null;
+  userId: string | null;
+}
+export interface OpenPhoneWebhookCall extends CallScope {
+  id: string;
+  direction: 'incoming' | 'outgoing';
+  status: string | null;
+  durationSeconds: number | null;
+  createdAt: string;
+  answeredAt: string | null;
+  completedAt: string | null;
+  hasVoicemail: boolean | null;
+}
+export interface OpenPhoneWebhookSummary extends CallScope {
+  callId: string;
+  status: string | null;
+  summary: string[];
+  nextSteps: string[];
+}
+export interface OpenPhoneWebhookTranscript extends CallScope {
+  callId: string;
+  status: string | null;
+  durationSeconds: number | null;
+  dialogue: Array<{
+    speaker: string | null;
+    userId: string | null;
+    text: string;
+    startSeconds: number;
+    endSeconds: number;
+  }>;
 }
 
-// ---------------------------------------------------------------- REST API responses
+interface Common {
+  eventId: string;
+  /** The vendor's type as sent (legacy summaries may say `callSummary`). */
+  vendorType: string;
+  generation: OpenPhoneGeneration;
+  apiVersion: string | null;
+  createdAt: string;
+}
+export type OpenPhoneWebhookEvent = Common &
+  (
+    | { kind: 'message.received' | 'message.delivered'; message: OpenPhoneWebhookMessage }
+    | { kind: 'call.completed'; call: OpenPhoneWebhookCall }
+    | { kind: 'call.summary.completed'; summary: OpenPhoneWebhookSummary }
+    | { kind: 'call.transcript.completed'; transcript: OpenPhoneWebhookTranscript }
+    | { kind: 'other' }
+  );
 
-/** Every success body is wrapped in `{ data }`. */
-export const openPhoneData = <T extends z.ZodType>(item: T) => z.object({ data: item });
-
-/**
- * List bodies add `totalItems` (which the docs warn is inaccurate) and `nextPageToken` (null on the last
- * page). Phone numbers have no pagination fields at all, hence optional.
- */
-export const openPhoneList = <T extends z.ZodType>(item: T) =>
-  z.object({
-    data: z.array(item),
-    totalItems: z.number().int().optional(),
-    nextPageToken: z.string().nullable().optional(),
-  });
-
-/** The error body every endpoint documents: `{ message, code, status, docs, title, trace?, errors?, description? }`. */
-export const openPhoneErrorBody = z.object({
-  message: z.string().optional(),
-  code: z.union([z.string(), z.number()]).optional(),
-  status: z.number().optional(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  trace: z.string().optional(),
-  errors: z.array(z.object({ path: z.string().optional(), message: z.string().optional() })).optional(),
-});
-export type OpenPhoneErrorBody = z.output<typeof openPhoneErrorBody>;
-
-export const openPhoneUser = z.object({
-  id: idString,
-  email: z.string().optional(),
-  firstName: nullableString,
-  lastName: nullableString,
-  role: z.string().optional(),
-});
-
-/** GET /v1/phone-numbers item. */
-export const openPhonePhoneNumber = z.object({
-  id: idString,
-  number: z.string().min(1),
-  name: z.string().nullable().optional(),
-  formattedNumber: nullableString,
-  groupId: nullableString,
-  users: z.array(openPhoneUser).default([]),
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-});
-export type OpenPhonePhoneNumber = z.output<typeof openPhonePhoneNumber>;
-
-const contactField = z.object({
-  id: z.string().optional(),
-  name: z.string().nullable().optional(),
-  value: z.string().nullable(),
-});
-
-/** A contact as returned by GET/POST/PATCH /v1/contacts[/id]. */
-export const openPhoneContact = z.object({
-  id: idString,
-  externalId: nullableString,
-  source: nullableString,
-  sourceUrl: nullableString,
-  defaultFields: z.object({
-    firstName: nullableString,
-    lastName: nullableString,
-    company: nullableString,
-    role: nullableString,
-    emails: z.array(contactField).nullable().default([]),
-    phoneNumbers: z.array(contactField).nullable().default([]),
-  }),
-  customFields: z.array(z.unknown()).nullable().optional(),
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-  createdByUserId: nullableString,
-});
-export type OpenPhoneContact = z.output<typeof openPhoneContact>;
+/** Legacy guide samples name summaries and transcripts `callSummary` / `callTranscript`. */
+const KIND_OF: Record<string, Exclude<OpenPhoneWebhookEvent['kind'], 'other'>> = {
+  'message.received': 'message.received',
+  'message.delivered': 'message.delivered',
+  'call.completed': 'call.completed',
+  'call.summary.completed': 'call.summary.completed',
+  callSummary: 'call.summary.completed',
+  'call.transcript.completed': 'call.transcript.completed',
+  callTranscript: 'call.transcript.completed',
+};
 
 /**
- * A message from POST /v1/messages (202), GET /v1/messages and GET /v1/messages/{id}. The docs type `userId`
- * as a string yet describe it as "null for incoming messages", so it is nullable here.
+ * Validates a parsed JSON webhook body into the internal event. Throws ValidationError (a 400 naming the field)
+ * when the body is not an event, or is an event we act on whose object is malformed; any other well-formed type
+ * comes back as `other` so the edge can record and acknowledge it.
  */
-export const openPhoneMessage = z.object({
-  id: idString,
-  to: z.array(z.string()),
-  from: z.string(),
-  text: z
-    .string()
-    .nullable()
-    .transform((t) => t ?? ''),
-  phoneNumberId: z.string().nullable().optional(),
-  direction: z.enum(['incoming', 'outgoing']),
-  userId: nullableString,
-  status: z.string(),
-  createdAt: timestamp,
-  updatedAt: timestamp.nullable().optional(),
-});
-export type OpenPhoneMessage = z.output<typeof openPhoneMessage>;
+export function parseOpenPhoneWebhook(json: unknown): OpenPhoneWebhookEvent {
+  const env = envelope.safeParse(json);
+  if (!env.success) throw invalid('OpenPhone webhook', env.error.issues);
+  const { id: eventId, type, apiVersion, createdAt, data } = env.data;
+  const kind = KIND_OF[type];
+  const generation = generationOf(data);
+  const common: Common = {
+    eventId,
+    vendorType: type,
+    generation: generation ?? 'legacy',
+    apiVersion: apiVersion ?? null,
+    createdAt,
+  };
+  if (!kind) return { ...common, kind: 'other' };
+  if (!generation) {
+    throw new ValidationError(
+      `Invalid ${type} webhook: data: expected data.object (legacy) or data.resource`,
+    );
+  }
+  const body = generation === 'legacy' ? (data as { object: unknown }).object : data;
+  switch (kind) {
+    case 'message.received':
+    case 'message.delivered':
+      return { ...common, kind, message: message(generation, body, type) };
+    case 'call.completed':
+      return { ...common, kind, call: call(generation, body, type) };
+    case 'call.summary.completed':
+      return { ...common, kind, summary: summary(generation, body, type) };
+    case 'call.transcript.completed':
+      return { ...common, kind, transcript: transcript(generation, body, type) };
+  }
+}
 
-/** A call from GET /v1/calls and GET /v1/calls/{id}. */
-export const openPhoneCall = z.object({
-  id: idString,
-  phoneNumberId: z.string(),
-  userId: nullableString,
-  direction: z.enum(['incoming', 'outgoing']),
-  status: z.string(),
-  participants: z.array(z.string()),
-  duration: z.number().nonnegative(),
-  createdAt: timestamp,
-  answeredAt: nullableString,
-  answeredBy: nullableString,
-  initiatedBy: nullableString,
-  completedAt: nullableString,
-  updatedAt: nullableString,
-  callRoute: nullableString,
-  aiHandled: nullableString,
-  forwardedFrom: nullableString,
-  forwardedTo: nullableString,
-});
-export type OpenPhoneCall = z.output<typeof openPhoneCall>;
+function generationOf(data: unknown): OpenPhoneGeneration | null {
+  if (typeof data !== 'object' || data === null) return null;
+  if ('resource' in data && typeof data.resource === 'object' && data.resource !== null) return '2026-03-30';
+  if ('object' in data && typeof data.object === 'object' && data.object !== null) return 'legacy';
+  return null;
+}
 
-const aiStatus = z.enum(['absent', 'in-progress', 'completed', 'failed']);
+function invalid(what: string, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) {
+  return new ValidationError(`Invalid ${what}: ${describeZodIssues(issues)}`);
+}
 
-/** GET /v1/call-summaries/{callId}. `jobs` (structured extraction) is plan-dependent; we keep it opaque. */
-export const openPhoneCallSummary = z.object({
-  callId: idString,
-  status: aiStatus,
-  summary: z.array(z.string()).nullable(),
-  nextSteps: z.array(z.string()).nullable(),
-  jobs: z.array(z.unknown()).nullable().optional(),
-});
-export type OpenPhoneCallSummary = z.output<typeof openPhoneCallSummary>;
+function checked<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  prefix: string,
+): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  throw invalid(
+    `${what} webhook`,
+    r.error.issues.map((i) => ({ ...i, path: [prefix, ...i.path] })),
+  );
+}
 
-/** GET /v1/call-transcripts/{callId}. `userId` is set for workspace members, null for the outside party. */
-export const openPhoneCallTranscript = z.object({
-  callId: idString,
-  createdAt: timestamp,
-  status: aiStatus,
-  duration: z.number().nonnegative(),
-  dialogue: z
-    .array(
-      z.object({
-        content: z.string(),
-        start: z.number(),
-        end: z.number(),
-        identifier: z.string().nullable(),
-        userId: z.string().nullable(),
-      }),
-    )
-    .nullable(),
-});
-export type OpenPhoneCallTranscript = z.output<typeof openPhoneCallTranscript>;
+function message(gen: OpenPhoneGeneration, body: unknown, type: string): OpenPhoneWebhookMessage {
+  if (gen === 'legacy') {
+    const m = checked(legacyMessage, body, type, 'data.object');
+    return {
+      id: m.id,
+      direction: m.direction,
+      from: m.from,
+      to: Array.isArray(m.to) ? m.to : [m.to],
+      text: m.text ?? m.body ?? '',
+      media: mediaOf(m.media),
+      status: m.status ?? null,
+      createdAt: m.createdAt,
+      phoneNumberId: m.phoneNumberId ?? null,
+      conversationId: m.conversationId ?? null,
+      userId: m.userId ?? null,
+    };
+  }
+  const { resource: r, context: c } = checked(currentMessage, body, type, 'data');
+  return {
+    id: r.id,
+    direction: r.direction,
+    from: c.senderIdentifier,
+    to: c.recipientIdentifiers,
+    text: r.text ?? '',
+    media: mediaOf(r.media),
+    status: r.status ?? null,
+    createdAt: r.createdAt,
+    phoneNumberId: c.phoneNumberId ?? null,
+    conversationId: c.conversationId ?? null,
+    userId: c.userId ?? null,
+  };
+}
 
-// ---------------------------------------------------------------- REST API requests
+function mediaOf(list: z.output<typeof media>): OpenPhoneMedia[] {
+  return (list ?? []).map((m) =>
+    typeof m === 'string' ? { url: m, type: null } : { url: m.url, type: m.type ?? null },
+  );
+}
 
-const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number');
+type Ctx = z.output<typeof callContext>;
+function scope(
+  c: Ctx,
+  legacy?: {
+    participants?: string[];
+    phoneNumberId?: string | null;
+    conversationId?: string | null;
+    userId?: string | null;
+  },
+): CallScope {
+  return {
+    participants: c?.participants?.external ?? legacy?.participants ?? [],
+    phoneNumberId: c?.phoneNumberId ?? legacy?.phoneNumberId ?? null,
+    conversationId: c?.conversationId ?? legacy?.conversationId ?? null,
+    userId: c?.userId ?? legacy?.userId ?? null,
+  };
+}
 
-/** POST /v1/messages body. The docs allow exactly one recipient and 1–1600 characters that are not all blank. */
-export const openPhoneSendMessageBody = z.object({
-  content: z.string().min(1).max(1600).regex(/\S/, 'must not be blank'),
-  from: z.union([z.string().regex(/^PN/, 'must be a phone number id (PN…)'), e164]),
-  to: z.array(e164).length(1),
-  userId: z.string().regex(/^US/).optional(),
-  setInboxStatus: z.literal('done').optional(),
-});
-export type OpenPhoneSendMessageBody = z.input<typeof openPhoneSendMessageBody>;
+function call(gen: OpenPhoneGeneration, body: unknown, type: string): OpenPhoneWebhookCall {
+  if (gen === 'legacy') {
+    const c = checked(legacyCall, body, type, 'data.object');
+    return {
+      ...scope(undefined, c),
+      id: c.id,
+      direction: c.direction,
+      status: c.status ?? null,
+      durationSeconds: c.duration ?? null,
+      createdAt: c.createdAt,
+      answeredAt: c.answeredAt ?? null,
+      completedAt: c.completedAt ?? null,
+      hasVoicemail: null,
+    };
+  }
+  const { resource: r, context } = checked(currentCall, body, type, 'data');
+  return {
+    ...scope(context),
+    id: r.id,
+    direction: r.direction,
+    status: r.status ?? null,
+    durationSeconds: r.duration ?? null,
+    createdAt: r.createdAt,
+    answeredAt: r.answeredAt ?? null,
+    completedAt: r.completedAt ?? null,
+    hasVoicemail: r.hasVoicemail ?? null,
+  };
+}
 
-const contactFieldInput = z.object({ name: z.string().min(1).max(100), value: z.string().nullable() });
+function summary(gen: OpenPhoneGeneration, body: unknown, type: string): OpenPhoneWebhookSummary {
+  const [s, status, context] =
+    gen === 'legacy'
+      ? ((b) => [b, b.status, undefined] as const)(checked(legacySummary, body, type, 'data.object'))
+      : ((b) => [b.resource, b.resource.processingStatus, b.context] as const)(
+          checked(currentSummary, body, type, 'data'),
+        );
+  return {
+    ...scope(context),
+    callId: s.callId,
+    status: status ?? null,
+    summary: s.summary ?? [],
+    nextSteps: s.nextSteps ?? [],
+  };
+}
 
-/** POST /v1/contacts body (firstName is the one required default field); PATCH takes the same fields, all optional. */
-export const openPhoneContactBody = z.object({
-  defaultFields: z.object({
-    firstName: z.string().nullable(),
-    lastName: z.string().nullable().optional(),
-    company: z.string().nullable().optional(),
-    role: z.string().nullable().optional(),
-    emails: z.array(contactFieldInput).optional(),
-    phoneNumbers: z.array(contactFieldInput).optional(),
-  }),
-  externalId: z.string().min(1).max(75).nullable().optional(),
-  source: z.string().min(1).max(72).optional(),
-});
-export type OpenPhoneContactBody = z.input<typeof openPhoneContactBody>;
-
-export const openPhoneContactPatchBody = z.object({
-  defaultFields: openPhoneContactBody.shape.defaultFields.partial().optional(),
-  externalId: z.string().min(1).max(75).nullable().optional(),
-});
-export type OpenPhoneContactPatchBody = z.input<typeof openPhoneContactPatchBody>;
+function transcript(gen: OpenPhoneGeneration, body: unknown, type: string): OpenPhoneWebhookTranscript {
+  const [t, status, context] =
+    gen === 'legacy'
+      ? ((b) => [b, b.status, undefined] as const)(checked(legacyTranscript, body, type, 'data.object'))
+      : ((b) => [b.resource, b.resource.processingStatus, b.context] as const)(
+          checked(currentTranscript, body, type, 'data'),
+        );
+  return {
+    ...scope(context),
+    callId: t.callId,
+    status: status ?? null,
+    durationSeconds: t.duration ?? null,
+    dialogue: (t.dialogue ?? []).map((d) => ({
+      speaker: d.identifier ?? null,
+      userId: d.userId ?? null,
+      text: d.content,
+      startSeconds: d.start,
+      endSeconds: d.end,
+    })),
+  };
+}

@@ -1,5 +1,3 @@
-import emojiRegex from 'emoji-regex';
-
 /**
  * Urgency of an inbound text, by configurable keywords (SPEC §4). Matching is on word boundaries and
  * case-insensitive; a few patterns catch phrasings keywords miss ("no hot water", "water everywhere").
@@ -20,13 +18,4 @@ export function judgeUrgency(text: string, keywords: string[]): { urgent: boolea
     if (m) matched.push(m[0].toLowerCase());
   }
   return { urgent: matched.length > 0, matched: [...new Set(matched)] };
-}
-
-/** Tapbacks and reactions arrive as texts that begin with an emoji ("👍 Liked …"); they need no run. */
-export function startsWithEmoji(text: string): boolean {
-  const trimmed = text.trimStart();
-  if (!trimmed) return false;
-  const re = emojiRegex();
-  const m = re.exec(trimmed);
-  return m !== null && m.index === 0;
 }

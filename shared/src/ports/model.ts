@@ -4,7 +4,17 @@ import type { ModelToolDef } from '../tools/registry';
 export type ModelContent =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+  | ServerContent;
+
+/**
+ * A server tool's call and result (web_search / web_fetch, run by the Messages API itself). They are kept
+ * verbatim and sent back in the assistant message that made them, as the API requires; `content` is opaque
+ * (it carries encrypted search results the API must get back unchanged).
+ */
+export type ServerContent =
+  | { type: 'server_tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'web_search_tool_result' | 'web_fetch_tool_result'; tool_use_id: string; content: unknown };
 
 export interface ModelMessage {
   role: 'user' | 'assistant';
@@ -38,4 +48,10 @@ export interface ModelResponse {
 export interface Model {
   readonly name: string;
   complete(req: ModelRequest): Promise<ModelResponse>;
+}
+
+export function isServerContent(c: ModelContent): c is ServerContent {
+  return (
+    c.type === 'server_tool_use' || c.type === 'web_search_tool_result' || c.type === 'web_fetch_tool_result'
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * The one hook every tool call passes through (SPEC §3.6): the model's calls, the deterministic planner's,
- * and the policy solver's own data fetches. The policy engine implements it; the default guard (used when
- * no rulebase is loaded) requires approval for every write and allows every read.
+ * and the policy solver's own data fetches. The policy engine implements it (agent/policy-runtime.ts); every
+ * implementation first refuses writes to protected paths (domain/protected-paths.ts), whatever the kind.
  */
 export type CallOrigin = 'model' | 'planner' | 'solver' | 'system';
 
@@ -33,11 +33,3 @@ export interface GuardEnv {
 export interface ToolGuard {
   check(call: ToolCallRequest, env: GuardEnv): Promise<GuardVerdict>;
 }
-
-export const approvalForEveryWrite: ToolGuard = {
-  async check(call) {
-    return call.kind === 'write'
-      ? { decision: 'require_approval', reason: 'Every write needs a person to approve it.' }
-      : { decision: 'allow', reason: 'Reads are allowed.' };
-  },
-};

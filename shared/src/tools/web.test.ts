@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnthropicEmulator, startAnthropicEmulator } from '../../../scripts/emulators/anthropic';
+import { DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { ConfigError } from '../errors';
 import { bindAll, ToolRegistry } from './registry';
 import { buildWebToolDeps, parseWebAccess, WebUnavailableError, webServerTools, webTools } from './web';
@@ -50,7 +51,7 @@ describe('server tools (Claude mode)', () => {
   it('are accepted by the Messages API next to ordinary tools', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: emu.url, maxRetries: 0 });
     await client.messages.create({
-      model: 'emulated-model',
+      model: DEFAULT_ANTHROPIC_MODEL,
       max_tokens: 100,
       messages: [{ role: 'user', content: 'rents near 12 Oak St?' }],
       tools: [

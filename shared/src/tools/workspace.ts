@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { assertAgentMayWrite } from '../domain/protected-paths';
+import { WORKSPACE_LIMITS } from '../domain/workspace-paths';
 import type { Workspace } from '../ports/workspace';
 import type { Tool } from './tool';
 
 /**
  * The agent's file tools over its memory workspace (SPEC §3.4, memory row). Reads are 'read'; writes are
  * 'internal': the workspace is the assistant's own notebook, so no approval, but every call is audited and
- * every change ends up in git history. The sandbox rules live in the Workspace (domain/workspace-paths.ts);
+ * every change ends up in git history. What governs the agent (policy/, team/, skills/, lessons/, the
+ * instructions: domain/protected-paths.ts) is read-only to these tools, whatever the guard says. The sandbox rules live in the Workspace (domain/workspace-paths.ts);
  * its refusals are messages the agent can act on.
  */
 export interface WorkspaceToolDeps {
@@ -146,7 +149,10 @@ export const searchFilesTool: Tool<typeof searchFilesInput, WorkspaceToolDeps> =
 
 const writeFileInput = z.object({
   path,
-  content: z.string().describe('The whole new content of the file (markdown, text or JSON)'),
+  content: z
+    .string()
+    .max(WORKSPACE_LIMITS.maxFileBytes)
+    .describe('The whole new content of the file (markdown, text or JSON)'),
 });
 
 export const writeFileTool: Tool<typeof writeFileInput, WorkspaceToolDeps> = {
@@ -157,6 +163,7 @@ export const writeFileTool: Tool<typeof writeFileInput, WorkspaceToolDeps> = {
     'Create a note or replace a whole note in the memory workspace (.md, .txt or .json). To change part of an existing note, prefer edit_file.',
   input: writeFileInput,
   async run({ workspace }, input) {
+    assertAgentMayWrite(input.path);
     const written = await workspace.writeFile(input.path, input.content);
     return { ...written, action: written.created ? 'created' : 'replaced' };
   },
@@ -168,8 +175,9 @@ const editFileInput = z.object({
   old_string: z
     .string()
     .min(1)
+    .max(WORKSPACE_LIMITS.maxFileBytes)
     .describe('Exact text to replace, copied from the file; must appear exactly once'),
-  new_string: z.string().describe('Text to put in its place'),
+  new_string: z.string().max(WORKSPACE_LIMITS.maxFileBytes).describe('Text to put in its place'),
 });
 
 export const editFileTool: Tool<typeof editFileInput, WorkspaceToolDeps> = {
@@ -180,6 +188,7 @@ export const editFileTool: Tool<typeof editFileInput, WorkspaceToolDeps> = {
     'Change part of a note: replaces old_string with new_string. old_string must match the file exactly (spaces and line breaks included) and appear exactly once.',
   input: editFileInput,
   async run({ workspace }, input) {
+    assertAgentMayWrite(input.path);
     const written = await workspace.editFile(input.path, input.old_string, input.new_string);
     return { ...written, action: 'edited' };
   },
@@ -195,6 +204,7 @@ export const deleteFileTool: Tool<typeof deleteFileInput, WorkspaceToolDeps> = {
   description: 'Delete a note from the memory workspace (it stays in git history).',
   input: deleteFileInput,
   async run({ workspace }, input) {
+    assertAgentMayWrite(input.path);
     await workspace.deleteFile(input.path);
     return { path: input.path, action: 'deleted' };
   },

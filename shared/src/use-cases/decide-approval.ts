@@ -1,26 +1,21 @@
 import type { PendingAction } from '../contracts/conversations';
-import { argsHash, canonicalJson } from '../domain/args-hash';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
+import { type ValidateDecisionDeps, validateDecision } from './validate-decision';
 
 /** An APPROVED card still not executing after this long was stranded by a crash before its enqueue. */
 const STRANDED_MS = 60_000;
 
-export interface DecideApprovalDeps {
+export interface DecideApprovalDeps extends ValidateDecisionDeps {
   actions: ActionStore;
   conversations: ConversationStore;
   audit: AuditLog;
   queue: EventQueue;
   clock: () => Date;
-  /** Re-validates edited arguments against the tool's schema; returns the parsed args or a reason. */
-  validateArgs(
-    tool: string,
-    args: unknown,
-  ): { ok: true; args: Record<string, unknown> } | { ok: false; reason: string };
 }
 
 export interface DecideApprovalInput {
@@ -34,7 +29,8 @@ export interface DecideApprovalInput {
 }
 
 /**
- * A person's decision on a card. Primary course: load → (approve with edits) re-validate and re-hash →
+ * A person's decision on a card. Primary course: load → (approve) validate the args that will run against
+ * the tool's schema and the policy's preconditions (validate-decision.ts), re-hash an edit →
  * conditional PENDING → APPROVED/DENIED, so of two people pressing at once exactly one wins and the
  * other gets a 409 with the card's current state → audit → enqueue `approval.decided` so the paused run
  * resumes in the worker (execution happens there, exactly once).
@@ -59,17 +55,8 @@ export async function decideApproval(
   const at = deps.clock().toISOString();
   let patch: Partial<PendingAction>;
   if (input.decision === 'approve') {
-    patch = { decidedBy: input.user.email, decidedAt: at, updatedAt: at };
-    if (input.editedArgs && canonicalJson(input.editedArgs) !== canonicalJson(action.args)) {
-      const checked = deps.validateArgs(action.tool, input.editedArgs);
-      if (!checked.ok) throw new ValidationError(`The edited draft is not valid: ${checked.reason}`);
-      patch = {
-        ...patch,
-        args: checked.args,
-        argsHash: argsHash(action.tool, checked.args),
-        edit: { from: action.args, to: checked.args },
-      };
-    }
+    const checked = await validateDecision(deps, action, input.editedArgs);
+    patch = { decidedBy: input.user.email, decidedAt: at, updatedAt: at, ...checked };
   } else {
     patch = {
       decidedBy: input.user.email,

@@ -2,6 +2,7 @@ import type { EventEnvelope, NotifyPayload } from '../contracts/events';
 import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
+import { handleTimerFired } from './expire-card';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
 import { type SendNotificationDeps, sendNotification } from './send-notification';
 
@@ -28,6 +29,9 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   } else if (event.type === 'notify') {
     await notify(deps, event.payload);
     result = { outcome: 'notified' };
+  } else if (event.type === 'timer.fired') {
+    // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
+    result = await handleTimerFired(deps, event);
   } else {
     result = await runEventGroup(deps, admission.events);
   }

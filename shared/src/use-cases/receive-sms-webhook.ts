@@ -1,18 +1,20 @@
-import { createHash } from 'node:crypto';
-import { type EventEnvelope, eventEnvelope } from '../contracts/events';
+import { eventEnvelope } from '../contracts/events';
 import { parseOpenPhoneWebhook } from '../contracts/openphone';
 import { verifyOpenPhoneSignature } from '../domain/openphone-signature';
-import { judgeUrgency, startsWithEmoji } from '../domain/urgency';
 import { AppError, describeZodIssues, UnauthorizedError, ValidationError } from '../errors';
+import type { EventLedger } from '../ports/event-ledger';
 import type { EventQueue } from '../ports/event-queue';
 import type { IdempotencyStore } from '../ports/idempotency-store';
 import type { Log } from '../ports/logger';
+import { boundedId, type DeliveryPlan, planOpenPhoneDelivery } from './plan-openphone-delivery';
 
 export interface ReceiveSmsDeps {
   secret: string;
   urgentKeywords: string[];
   idempotency: IdempotencyStore;
   queue: EventQueue;
+  /** Where a delivery that starts nothing is recorded with its reason (SPEC §6.3). */
+  ledger: EventLedger;
   log: Log;
   clock: () => Date;
 }
@@ -23,22 +25,18 @@ export interface ReceiveSmsInput {
 }
 
 export type ReceiveSmsResult =
-  | { status: 'enqueued'; eventId: string; urgent: boolean }
+  | { status: 'enqueued'; eventId: string; type: string; urgent: boolean }
   | { status: 'duplicate' | 'ignored'; reason: string };
-
-/** Provider ids are short in practice; an unusually long one is hashed so our ids stay within bounds. */
-function boundedId(id: string): string {
-  return id.length <= 120 ? id : `h_${createHash('sha256').update(id).digest('hex')}`;
-}
 
 /** Deliveries are claimed for 7 days: longer than any provider retry schedule. */
 const CLAIM_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
- * An OpenPhone delivery, answered fast. Primary course: verify the signature over the raw body → parse →
- * skip what needs no run (other event types, outgoing copies, reactions) → claim the delivery id with a
- * conditional write → enqueue one `sms.received`. If the enqueue fails the claim is released so the
- * provider's retry is not mistaken for a duplicate (SPEC §6.3: nothing lost).
+ * A Quo delivery (either webhook generation), answered fast. Primary course: verify the signature over the raw
+ * body → parse into one internal event → plan it (plan-openphone-delivery.ts): a delivery that starts nothing
+ * (a reaction, a type we do not use) is recorded in the event ledger with its reason and answered 200; anything
+ * else → claim the delivery id with a conditional write → enqueue its event. If the enqueue fails the claim is
+ * released so the provider's retry is not mistaken for a duplicate (SPEC §6.3: nothing lost).
  */
 export async function receiveSmsWebhook(
   deps: ReceiveSmsDeps,
@@ -62,44 +60,17 @@ export async function receiveSmsWebhook(
     throw new ValidationError('Webhook body is not valid JSON');
   }
   const parsed = parseOpenPhoneWebhook(json);
-  if (parsed.kind === 'other') {
-    deps.log.info('webhook.ignored', { type: parsed.type, id: parsed.id });
-    return { status: 'ignored', reason: `event type ${parsed.type} needs no run` };
-  }
-  const msg = parsed.event.data.object;
-  if (msg.direction !== 'incoming') return { status: 'ignored', reason: 'outgoing message' };
-  if (startsWithEmoji(msg.text)) {
-    deps.log.info('webhook.reaction_skipped', { id: parsed.event.id });
-    return { status: 'ignored', reason: 'reaction (message begins with an emoji)' };
-  }
+  const deliveryId = verified.deliveryId ?? parsed.eventId;
+  const plan = planOpenPhoneDelivery(parsed, { deliveryId, urgentKeywords: deps.urgentKeywords, now });
+  if (plan.action === 'skip') return skip(deps, plan, deliveryId, now);
 
-  const deliveryId = verified.deliveryId ?? parsed.event.id;
   const claimKey = `openphone:${deliveryId}`;
   if (!(await deps.idempotency.claim(claimKey, CLAIM_TTL_SECONDS))) {
     deps.log.info('webhook.duplicate', { deliveryId });
     return { status: 'duplicate', reason: 'delivery already received' };
   }
-
-  const urgency = judgeUrgency(msg.text, deps.urgentKeywords);
-  const candidate: EventEnvelope = {
-    id: `sms_${boundedId(parsed.event.id)}`,
-    type: 'sms.received',
-    correlationId: `openphone:${boundedId(deliveryId)}`,
-    key: `sms:${msg.from}`,
-    occurredAt: now.toISOString(),
-    payload: {
-      messageId: msg.id,
-      from: msg.from,
-      to: msg.to[0] ?? '',
-      text: msg.text,
-      receivedAt: msg.createdAt,
-      urgent: urgency.urgent,
-      ...(msg.phoneNumberId ? { phoneNumberId: msg.phoneNumberId } : {}),
-      ...(msg.conversationId ? { conversationId: msg.conversationId } : {}),
-    },
-  };
   // Whatever is answered 202 must be an envelope the worker accepts; check here rather than dead-letter later.
-  const checked = eventEnvelope.safeParse(candidate);
+  const checked = eventEnvelope.safeParse(plan.event);
   if (!checked.success) {
     await deps.idempotency.release(claimKey).catch(() => {});
     throw new ValidationError(`Webhook cannot be queued: ${describeZodIssues(checked.error.issues)}`);
@@ -118,6 +89,38 @@ export async function receiveSmsWebhook(
           cause: e,
         });
   }
-  deps.log.info('webhook.enqueued', { eventId: event.id, urgent: urgency.urgent });
-  return { status: 'enqueued', eventId: event.id, urgent: urgency.urgent };
+  deps.log.info('webhook.enqueued', { eventId: event.id, type: event.type, urgent: plan.urgent });
+  return { status: 'enqueued', eventId: event.id, type: event.type, urgent: plan.urgent };
+}
+
+/**
+ * The ledger write is idempotent (a put per event id), so a retried delivery records the same line again; if
+ * it fails the delivery is answered 503 and Quo retries, rather than the skip going unrecorded.
+ */
+async function skip(
+  deps: ReceiveSmsDeps,
+  plan: Extract<DeliveryPlan, { action: 'skip' }>,
+  deliveryId: string,
+  now: Date,
+): Promise<ReceiveSmsResult> {
+  try {
+    await deps.ledger.record({
+      eventId: plan.eventId,
+      type: plan.type,
+      key: plan.key,
+      status: 'ignored',
+      reason: plan.reason,
+      at: now.toISOString(),
+      correlationId: `openphone:${boundedId(deliveryId)}`,
+    });
+  } catch (e) {
+    throw new AppError('Could not record the delivery', {
+      code: 'ledger_unavailable',
+      status: 503,
+      retryable: true,
+      cause: e,
+    });
+  }
+  deps.log.info('webhook.ignored', { eventId: plan.eventId, reason: plan.reason });
+  return { status: 'ignored', reason: plan.reason };
 }

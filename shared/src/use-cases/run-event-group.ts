@@ -5,7 +5,7 @@ import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { ConflictError, isAppError } from '../errors';
 import type { ContactDirectory } from '../tools/contact-directory';
-import { type DecideApprovalInput, decideApproval } from './decide-approval';
+import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 
 export interface AgentOutcome {
   runId?: string;
@@ -16,6 +16,8 @@ export interface RunEventGroupDeps extends AgentDeps {
   /** The policy hooks, plus recording facts read from inbound data (the leads email's fields). */
   policy?: AgentDeps['policy'] & Partial<LeadFactRecorder>;
   directory?: ContactDirectory;
+  /** The policy's preconditions for a decision taken by text (the same check the API's approve runs). */
+  checkDecision?: DecideApprovalDeps['checkDecision'];
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;

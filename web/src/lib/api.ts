@@ -12,6 +12,7 @@ import {
   markReadResponse,
   meResponse,
   publicConfigResponse,
+  vendorStatusResponse,
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
@@ -114,6 +115,7 @@ export function createApi(getToken: GetToken) {
     instructions: () => request('GET', '/api/admin/instructions', instructionsResponse),
     saveInstructions: (text: string) =>
       request('PUT', '/api/admin/instructions', instructionsResponse, { text }),
+    vendorStatus: () => request('GET', '/api/admin/vendor-status', vendorStatusResponse),
   };
 }
 export type Api = ReturnType<typeof createApi>;

@@ -2,7 +2,6 @@ import { docs, type docs_v1 } from '@googleapis/docs';
 import { drive } from '@googleapis/drive';
 import { sheets } from '@googleapis/sheets';
 import type { OAuth2Client } from 'google-auth-library';
-import { extractText } from 'unpdf';
 import { z } from 'zod';
 import { describeZodIssues, UpstreamError, ValidationError } from '../../errors';
 import type { Drive, DriveFile, DriveFileKind, DriveSearchInput } from '../../ports/drive';
@@ -245,8 +244,10 @@ export function createGoogleDrive(opts: GoogleDriveOptions): Drive {
           retryable: false,
         });
       }
-      // unpdf loads its bundled pdf.js lazily on first use (keeps cold starts light); pdf.js takes
-      // ownership of the buffer it is given, so it gets a copy.
+      // pdf.js (unpdf, 1.6 MB) is imported only when a PDF is read: the functions' bundles leave it out and
+      // ship it beside themselves (scripts/build/after-bundle.ts), so it costs nothing at cold start. pdf.js
+      // takes ownership of the buffer it is given, so it gets a copy.
+      const { extractText } = await import('unpdf');
       let result: { totalPages: number; text: string };
       try {
         result = await extractText(new Uint8Array(data.slice(0)), { mergePages: true });

@@ -9,6 +9,7 @@ import {
   type StoredFact,
 } from '../../ports/fact-store';
 import type { GuardEnv, GuardVerdict, ToolCallRequest, ToolGuard } from '../../ports/tool-guard';
+import { protectedWriteVerdict } from '../protected-paths';
 import type { AutonomousStmt, Expr, GuardStmt, Literal, Term, ToolParam } from './ast';
 import { FocusRejectedError, PolicyConfigError, PolicyQueryError } from './errors';
 import { parseAtomText, parseQueryText } from './parser';
@@ -303,6 +304,9 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
       );
     }
     checkTimezone(env.timezone);
+    // Before any rule, whatever the tool's kind: what governs the agent is never its to write.
+    const refused = protectedWriteVerdict(call);
+    if (refused) return refused;
     const guards = rb.guards.get(call.tool) ?? [];
     const autonomous: AutonomousStmt[] = call.kind === 'write' ? (rb.autonomous.get(call.tool) ?? []) : [];
     if (guards.length === 0 && autonomous.length === 0) {

@@ -5,6 +5,7 @@ import { describeError } from '../../lib/api';
 import { fullTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
+import { VendorStatus } from './vendor-status';
 
 /** The system instructions the assistant works by, editable by admins, with every earlier version kept. */
 export function AdminScreen() {
@@ -52,6 +53,7 @@ function Instructions() {
 
   return (
     <Shell title="Admin" subtitle="System instructions">
+      <VendorStatus />
       {res.loading && !res.data && <Loading label="Loading instructions…" />}
       {res.error !== undefined && !res.data && (
         <ErrorState message={describeError(res.error)} onRetry={() => void res.reload()} />

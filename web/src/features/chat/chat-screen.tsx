@@ -7,6 +7,7 @@ import { Banner, EmptyState, ErrorState, Loading } from '../../components/states
 import { ApiError, describeError } from '../../lib/api';
 import { formatPhone } from '../../lib/format';
 import { chatPath, Link, navigate } from '../../lib/router';
+import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useAuth, useMe } from '../auth/auth-context';
 import { contactName } from '../conversations/source-icon';
@@ -36,6 +37,8 @@ export function ChatScreen({ id }: { id?: string }) {
     () =>
       new DefaultChatTransport<ChatUIMessage>({
         api: '/api/chat',
+        // Behind CloudFront OAC: session beside the signature, and the body's hash for the signature.
+        fetch: signedBodyFetch,
         headers: async (): Promise<Record<string, string>> => {
           const token = await auth.getToken();
           return token ? { authorization: `Bearer ${token}` } : {};

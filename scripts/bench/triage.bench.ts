@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { parseConfig } from '../../shared/src/config';
+import { createTriageClassifier } from '../../shared/src/domain/triage/classifier';
+import { loadCorpus, splitCorpus } from '../../shared/src/domain/triage/corpus';
+import {
+  type Evaluation,
+  evaluate,
+  formatConfusion,
+  keywordBaseline,
+} from '../../shared/src/domain/triage/evaluate';
+import { type BenchRow, percentile } from './types';
+
+/**
+ * Triage on the held-apart split (issue 17): the shipped classifier (model + keyword floor), the model
+ * alone, and the baseline — today's keyword rules — on the same examples in the same run. Then what the
+ * classifier costs the worker: bundled bytes and a cold process's time to first answer, each beside an
+ * empty entry built and run the same way.
+ */
+const pct = (x: number) => x * 100;
+const CLASSIFIER_ENTRY = `import { createTriageClassifier } from ${JSON.stringify(join(import.meta.dirname, '../../shared/src/domain/triage/classifier'))};
+const t0 = performance.now();
+await createTriageClassifier().classify('water is coming through the ceiling', []);
+console.log(performance.now() - t0);`;
+const EMPTY_ENTRY = `const t0 = performance.now();\nconsole.log(performance.now() - t0);`;
+
+async function bundle(dir: string, name: string, source: string): Promise<{ file: string; bytes: number }> {
+  const entry = join(dir, `${name}.ts`);
+  writeFileSync(entry, source);
+  const file = join(dir, `${name}.mjs`);
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    minify: true,
+    outfile: file,
+    logLevel: 'error',
+  });
+  return { file, bytes: statSync(file).size };
+}
+
+/** Wall time of a fresh node process that loads the bundle and answers once (median of 5). */
+function coldMs(file: string): number {
+  const runs = Array.from({ length: 5 }, () => {
+    const t0 = performance.now();
+    execFileSync(process.execPath, [file]);
+    return performance.now() - t0;
+  });
+  return percentile(runs, 50);
+}
+
+function printFigures(name: string, e: Evaluation) {
+  console.log(
+    `  ${name.padEnd(26)} accuracy ${pct(e.accuracy).toFixed(1)}%  emergency recall ${pct(e.emergencyRecall).toFixed(1)}%  precision ${pct(e.emergencyPrecision).toFixed(1)}%`,
+  );
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const keywords = parseConfig({
+    TABLE_NAME: 'bench',
+    EVENTS_QUEUE_URL: 'http://127.0.0.1/bench',
+  }).URGENT_KEYWORDS;
+  const { training, heldApart } = splitCorpus(loadCorpus());
+  const classifier = createTriageClassifier();
+  const latencies: number[] = [];
+  const shipped = await evaluate(heldApart, async (t) => {
+    const t0 = performance.now();
+    const r = await classifier.classify(t, keywords);
+    latencies.push(performance.now() - t0);
+    return r.triageClass;
+  });
+  const modelOnly = await evaluate(heldApart, async (t) => (await classifier.classify(t, [])).modelClass);
+  const baseline = await evaluate(heldApart, keywordBaseline(keywords));
+
+  console.log(`  held-apart split: ${heldApart.length} examples (trained on ${training.length})`);
+  printFigures('classifier + keyword floor', shipped);
+  printFigures('model alone', modelOnly);
+  printFigures('baseline (keyword rules)', baseline);
+  console.log(
+    `\n  confusion, classifier + floor (rows: true class)\n${formatConfusion(shipped.confusion).replace(/^/gm, '  ')}`,
+  );
+  console.log(`\n  confusion, baseline\n${formatConfusion(baseline.confusion).replace(/^/gm, '  ')}\n`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'triage-bench-'));
+  try {
+    const withClassifier = await bundle(dir, 'classifier', CLASSIFIER_ENTRY);
+    const empty = await bundle(dir, 'empty', EMPTY_ENTRY);
+    const coldWith = coldMs(withClassifier.file);
+    const coldEmpty = coldMs(empty.file);
+    const row = (name: string, value: number, base: number, unit: string, target: string): BenchRow => ({
+      name,
+      value,
+      baseline: base,
+      ratio: base ? value / base : undefined,
+      unit,
+      target,
+    });
+    return [
+      row('accuracy (held apart)', pct(shipped.accuracy), pct(baseline.accuracy), '%', '≥ 95%'),
+      row('emergency recall', pct(shipped.emergencyRecall), pct(baseline.emergencyRecall), '%', '100%'),
+      row(
+        'emergency precision',
+        pct(shipped.emergencyPrecision),
+        pct(baseline.emergencyPrecision),
+        '%',
+        '≥ 90%',
+      ),
+      { name: 'classify p50', value: percentile(latencies, 50), unit: 'ms' },
+      { name: 'classify p99', value: percentile(latencies, 99), unit: 'ms' },
+      row('bundled bytes', withClassifier.bytes / 1024, empty.bytes / 1024, 'KiB', 'worker ≤ 3 MB'),
+      row('cold process to first answer', coldWith, coldEmpty, 'ms', 'init ≤ 1.5× empty handler'),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

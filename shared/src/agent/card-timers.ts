@@ -1,0 +1,57 @@
+import type { PendingAction } from '../contracts/conversations';
+import type { EventEnvelope, TimerFired } from '../contracts/events';
+import { scheduleName } from '../domain/schedule-name';
+import type { Timers } from '../ports/timers';
+
+/** What a card's timers need: the scheduler and the team's settings (CARD_EXPIRY_MINUTES, URGENT_RENOTIFY_MINUTES). */
+export interface CardTimerSettings {
+  timers?: Timers;
+  expiryMinutes: number;
+  renotifyMinutes: number;
+}
+
+export const expiryTimerName = (actionId: string) => scheduleName('expire', actionId);
+export const renotifyTimerName = (actionId: string) => scheduleName('renotify', actionId);
+
+function timerEvent(kind: TimerFired['kind'], action: PendingAction, dueAt: Date): EventEnvelope {
+  return {
+    // One id per card and purpose: a timer delivered twice is a duplicate in the event ledger.
+    id: `timer_${kind.replace('.', '_')}_${action.id}`,
+    type: 'timer.fired',
+    correlationId: `conv:${action.conversationId}`,
+    key: `conv:${action.conversationId}`,
+    occurredAt: dueAt.toISOString(),
+    payload: {
+      kind,
+      conversationId: action.conversationId,
+      actionId: action.id,
+      runId: action.runId,
+      dueAt: dueAt.toISOString(),
+    },
+  };
+}
+
+/**
+ * A card that waits for a person gets its timers when it is created: expiry (default 24 h), and for an
+ * urgent card one re-notification (default 10 min). Idempotent (schedules are named after the card), so a
+ * replayed step sets nothing twice. Without a scheduler (unit tests) nothing is set.
+ */
+export async function scheduleCardTimers(
+  deps: { cardTimers?: CardTimerSettings },
+  action: PendingAction,
+  opts: { urgent: boolean },
+): Promise<void> {
+  const s = deps.cardTimers;
+  if (!s?.timers || action.status !== 'PENDING') return;
+  const created = Date.parse(action.createdAt);
+  const expireAt = new Date(created + s.expiryMinutes * 60_000);
+  await s.timers.scheduleAt(
+    expiryTimerName(action.id),
+    expireAt,
+    timerEvent('card.expire', action, expireAt),
+  );
+  if (opts.urgent && s.renotifyMinutes < s.expiryMinutes) {
+    const at = new Date(created + s.renotifyMinutes * 60_000);
+    await s.timers.scheduleAt(renotifyTimerName(action.id), at, timerEvent('card.renotify', action, at));
+  }
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createTriageClassifier } from './classifier';
+import { loadCorpus, splitCorpus } from './corpus';
+import { evaluate } from './evaluate';
+import { classOf, EMERGENCY_KINDS, kindOf, TRIAGE_CLASSES } from './labels';
+import { MODEL_PATH, serializeModel } from './model-file';
+import { isHeldApart, nearDuplicates } from './split';
+import { trainTriageModel } from './train';
+
+const KEYWORDS =
+  'flood,flooding,fire,smoke,gas leak,gas smell,smell gas,no heat,break-in,broken into,burst pipe,carbon monoxide,sparking'.split(
+    ',',
+  );
+
+/**
+ * What the shipped model must keep doing on the held-apart split. These are regression floors at what the
+ * model reaches today, below the issue's targets (accuracy ≥ 95%, emergency recall 100%, precision ≥ 90%),
+ * which it does not reach yet: `npm run bench triage` prints the figures beside the targets.
+ */
+const FLOORS = { accuracy: 0.8, emergencyRecall: 0.95, emergencyPrecision: 0.83 };
+
+const corpus = loadCorpus();
+const { training, heldApart } = splitCorpus(corpus);
+
+describe('triage corpus and split', () => {
+  it('has at least 40 examples of every class', () => {
+    for (const c of TRIAGE_CLASSES) {
+      expect(corpus.filter((e) => classOf(e.label) === c).length, c).toBeGreaterThanOrEqual(40);
+    }
+  });
+
+  it('holds apart at least 8 examples of each emergency kind, chosen by the hash of the text alone', () => {
+    for (const kind of EMERGENCY_KINDS) {
+      expect(heldApart.filter((e) => kindOf(e.label) === kind).length, kind).toBeGreaterThanOrEqual(8);
+    }
+    expect(heldApart.every((e) => isHeldApart(e.text))).toBe(true);
+    expect(isHeldApart('Water is pouring!')).toBe(isHeldApart('water is pouring'));
+  });
+
+  it('has no near-duplicates across the split, nor an example in it twice', () => {
+    const close = nearDuplicates(
+      heldApart.map((e) => e.text),
+      training.map((e) => e.text),
+    );
+    expect(close).toEqual([]);
+    const texts = corpus.map((e) => e.text.toLowerCase());
+    expect(texts.filter((t, i) => texts.indexOf(t) !== i)).toEqual([]);
+  });
+});
+
+describe('triage model', () => {
+  it('is what training the corpus gives, byte for byte (run `npm run train:triage` after a corpus change)', async () => {
+    const trained = serializeModel(await trainTriageModel(training));
+    expect(trained === readFileSync(MODEL_PATH, 'utf8')).toBe(true);
+  }, 120_000);
+
+  it('keeps its figures on the held-apart split', async () => {
+    const classifier = createTriageClassifier();
+    const e = await evaluate(heldApart, async (t) => (await classifier.classify(t, KEYWORDS)).triageClass);
+    expect(e.accuracy).toBeGreaterThanOrEqual(FLOORS.accuracy);
+    expect(e.emergencyRecall).toBeGreaterThanOrEqual(FLOORS.emergencyRecall);
+    expect(e.emergencyPrecision).toBeGreaterThanOrEqual(FLOORS.emergencyPrecision);
+  }, 60_000);
+
+  it('lets the keyword floor win where it and the model disagree', async () => {
+    const classifier = createTriageClassifier();
+    const calm = await classifier.classify('thanks, see you tomorrow', []);
+    expect(calm.triageClass).toBe('thanks');
+    const floored = await classifier.classify('thanks, see you tomorrow', ['tomorrow']);
+    expect(floored).toMatchObject({ triageClass: 'emergency', modelClass: 'thanks', byKeywordFloor: true });
+    expect(floored.cues).toEqual(['tomorrow']);
+  });
+
+  it('names an emergency without its keywords, with its kind and the words that weighed', async () => {
+    const classifier = createTriageClassifier();
+    const r = await classifier.classify('water is pouring through my kitchen ceiling', KEYWORDS);
+    expect(r).toMatchObject({ triageClass: 'emergency', kind: 'water', byKeywordFloor: false });
+    expect(r.cues.length).toBeGreaterThan(0);
+  });
+});
