@@ -33,7 +33,7 @@ export function buildApp(opts: BuildAppOptions = {}) {
     table: stateful.table,
     queue: stateful.queue,
     dlq: stateful.dlq,
-    secret: stateful.secret,
+    secrets: stateful.secrets,
     settings: opts.settings,
     webDist: opts.webDist,
     webAclArn: waf?.webAcl.attrArn,

@@ -10,7 +10,7 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
     {
       id: 'AwsSolutions-SMG4',
       reason:
-        'The secret holds third-party API keys (OpenPhone, Google, ClickUp, Anthropic, Twilio, VAPID) that are rotated at those vendors; no rotation Lambda can do it.',
+        'The group secrets hold third-party keys (OpenPhone, Google, ClickUp, Anthropic, Twilio, Clerk, VAPID, the memory git token) that are rotated at those vendors; no rotation Lambda can do it.',
     },
     {
       id: 'AwsSolutions-SQS3',

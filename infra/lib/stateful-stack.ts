@@ -4,6 +4,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/src/adapters/dynamo/table';
+import { SECRET_GROUP_NAMES, SECRET_GROUPS, type SecretGroup } from '../../shared/src/secret-groups';
 
 /** The worker's timeout; the queue's visibility timeout is 6× this (AWS's guidance for Lambda consumers). */
 export const WORKER_TIMEOUT_SECONDS = 120;
@@ -15,7 +16,8 @@ export class StatefulStack extends Stack {
   readonly table: Table;
   readonly queue: Queue;
   readonly dlq: Queue;
-  readonly secret: Secret;
+  /** One secret per function group (shared/src/secret-groups.ts); each function reads only its own. */
+  readonly secrets: Record<SecretGroup, Secret>;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -51,10 +53,16 @@ export class StatefulStack extends Stack {
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT },
     });
 
-    // One JSON secret holding every credential (names as in .env.example); values are set after deploy.
-    this.secret = new Secret(this, 'AppSecrets', {
-      description: 'Switchboard credentials: a JSON object whose keys are the variable names in .env.example',
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    const stage = this.stackName.replace(/-Stateful$/, '');
+    this.secrets = Object.fromEntries(
+      SECRET_GROUP_NAMES.map((group) => [
+        group,
+        new Secret(this, `Secrets-${group}`, {
+          secretName: `${stage}/${group}`,
+          description: `Switchboard ${group} credentials: JSON of ${SECRET_GROUPS[group].join(', ')} (npm run secrets:put)`,
+          removalPolicy: RemovalPolicy.RETAIN,
+        }),
+      ]),
+    ) as Record<SecretGroup, Secret>;
   }
 }

@@ -16,6 +16,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { SCHEDULES } from '../../shared/src/schedules';
+import type { SecretGroup } from '../../shared/src/secret-groups';
 import type { Deployment } from './deployment';
 import { WebDistribution } from './edge/web-distribution';
 import { EVENTS_MAX_RECEIVE_COUNT, WORKER_TIMEOUT_SECONDS } from './stateful-stack';
@@ -27,7 +28,7 @@ export interface StatelessStackProps extends StackProps {
   table: Table;
   queue: Queue;
   dlq: Queue;
-  secret: Secret;
+  secrets: Record<SecretGroup, Secret>;
   /** Non-secret settings passed as environment variables (team timezone, allowed domains, …). */
   settings?: Record<string, string>;
   /** The built PWA; default web/dist when it exists. */
@@ -37,6 +38,18 @@ export interface StatelessStackProps extends StackProps {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** What the code does on the table: items and queries, never Scan (no code path scans). */
+const TABLE_INGRESS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:Query',
+] as const;
+/** The API and the worker also batch (fact store writes, batched reads). */
+const TABLE_FULL = [...TABLE_INGRESS, 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'] as const;
 
 /** Functions, the HTTP API, schedules, the PWA's hosting and the alarms: all redeployable, no data. */
 export class StatelessStack extends Stack {
@@ -52,24 +65,25 @@ export class StatelessStack extends Stack {
       TABLE_NAME: props.table.tableName,
       EVENTS_QUEUE_URL: props.queue.queueUrl,
       DLQ_URL: props.dlq.queueUrl,
-      SECRETS_ARN: props.secret.secretArn,
       ...props.settings,
       ...publicUrl.environment,
     };
     const make = (
       name: string,
       entry: string,
+      access: { secrets: SecretGroup[]; table: readonly string[] },
       extra: Partial<ConstructorParameters<typeof TsFunction>[2]> = {},
     ) => {
+      const secrets = access.secrets.map((g) => props.secrets[g]);
       const f = new TsFunction(this, name, {
         entry: join(ROOT, entry),
         depsLockFilePath: join(ROOT, 'package-lock.json'),
         projectRoot: ROOT,
-        environment,
+        environment: { ...environment, SECRETS_ARNS: secrets.map((s) => s.secretArn).join(',') },
         ...extra,
       });
-      props.table.grantReadWriteData(f.fn);
-      props.secret.grantRead(f.fn);
+      props.table.grant(f.fn, ...access.table);
+      for (const s of secrets) s.grantRead(f.fn);
       if (publicUrl.parameterArn) {
         f.fn.addToRolePolicy(
           new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [publicUrl.parameterArn] }),
@@ -80,36 +94,58 @@ export class StatelessStack extends Stack {
 
     // HTTP-facing functions get a small reserved concurrency: a flood of requests costs at most that many
     // instances, and the rest of the account keeps its capacity.
-    const api = make('Api', 'functions/api.ts', {
-      memorySize: 1024,
-      reservedConcurrentExecutions: d.API_CONCURRENCY,
-    });
+    const api = make(
+      'Api',
+      'functions/api.ts',
+      { secrets: ['api'], table: TABLE_FULL },
+      {
+        memorySize: 1024,
+        reservedConcurrentExecutions: d.API_CONCURRENCY,
+      },
+    );
     // The same app, response-streaming, for /api/chat: API Gateway would buffer the UI message stream.
-    const apiStream = make('ApiStream', 'functions/api-stream.ts', {
-      memorySize: 1024,
-      timeout: Duration.seconds(60),
-      reservedConcurrentExecutions: d.CHAT_CONCURRENCY,
-    });
+    const apiStream = make(
+      'ApiStream',
+      'functions/api-stream.ts',
+      { secrets: ['api'], table: TABLE_FULL },
+      {
+        memorySize: 1024,
+        timeout: Duration.seconds(60),
+        reservedConcurrentExecutions: d.CHAT_CONCURRENCY,
+      },
+    );
     // AWS_IAM: only CloudFront (origin access control, which signs each request) may invoke it.
     const apiStreamUrl = apiStream.fn.addFunctionUrl({
       authType: FunctionUrlAuthType.AWS_IAM,
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
-    const webhook = make('OpenPhoneWebhook', 'functions/openphone-webhook.ts', {
+    const ingress = { secrets: ['ingress'] as SecretGroup[], table: TABLE_INGRESS };
+    const webhook = make('OpenPhoneWebhook', 'functions/openphone-webhook.ts', ingress, {
       timeout: Duration.seconds(10),
       reservedConcurrentExecutions: d.WEBHOOK_CONCURRENCY,
     });
-    const twilioStatus = make('TwilioStatus', 'functions/twilio-status.ts', {
+    const twilioStatus = make('TwilioStatus', 'functions/twilio-status.ts', ingress, {
       timeout: Duration.seconds(10),
       reservedConcurrentExecutions: d.WEBHOOK_CONCURRENCY,
     });
-    const emailPoll = make('EmailPoll', 'functions/email-poll.ts', { timeout: Duration.seconds(60) });
+    // The Gmail poll reads with the worker's Google key; it writes like an ingress.
+    const emailPoll = make(
+      'EmailPoll',
+      'functions/email-poll.ts',
+      { secrets: ['worker'], table: TABLE_INGRESS },
+      { timeout: Duration.seconds(60) },
+    );
     // No reserved concurrency on the SQS consumer: throttled receives count toward the DLQ's receive limit.
     // The event source's maxConcurrency bounds it instead.
-    const worker = make('AgentWorker', 'functions/agent-worker.ts', {
-      timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
-      memorySize: 1536,
-    });
+    const worker = make(
+      'AgentWorker',
+      'functions/agent-worker.ts',
+      { secrets: ['worker', 'paging'], table: TABLE_FULL },
+      {
+        timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
+        memorySize: 1536,
+      },
+    );
     this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker };
     for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);

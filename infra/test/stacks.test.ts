@@ -426,3 +426,58 @@ describe('deployment settings fail synth with a clear message', () => {
     expect(() => parseDeployment({ STAGE: 'Prod Stage' })).toThrow(/STAGE: a short lower-case name/);
   });
 });
+
+describe('least privilege', () => {
+  const policiesOf = (fnId: string) =>
+    Object.entries(stateless.findResources('AWS::IAM::Policy'))
+      .filter(([id]) => id.startsWith(`${fnId}FnServiceRoleDefaultPolicy`))
+      .flatMap(
+        ([, p]) =>
+          p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>,
+      );
+  const actions = (s: { Action: string | string[] }) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+  const secretGroupsOf = (fnId: string) =>
+    [
+      ...new Set(
+        policiesOf(fnId)
+          .filter((s) => actions(s).includes('secretsmanager:GetSecretValue'))
+          .flatMap((s) =>
+            [...JSON.stringify(s.Resource).matchAll(/Secrets(ingress|worker|api|paging)/g)].map((m) => m[1]),
+          ),
+      ),
+    ].sort();
+
+  test('one secret per group in the stateful stack, kept on delete', () => {
+    for (const group of ['ingress', 'worker', 'api', 'paging']) {
+      stateful.hasResource('AWS::SecretsManager::Secret', {
+        Properties: Match.objectLike({ Name: `Switchboard-dev/${group}` }),
+        DeletionPolicy: 'Retain',
+      });
+    }
+  });
+
+  test.each([
+    ['OpenPhoneWebhook', ['ingress']],
+    ['TwilioStatus', ['ingress']],
+    ['Api', ['api']],
+    ['ApiStream', ['api']],
+    ['EmailPoll', ['worker']],
+    ['AgentWorker', ['paging', 'worker']],
+  ])('%s may read only its own group secrets', (fnId, groups) => {
+    expect(secretGroupsOf(fnId)).toEqual(groups);
+  });
+
+  test('no function may Scan the table; the ingress functions cannot batch', () => {
+    const all = Object.values(stateless.findResources('AWS::IAM::Policy')).flatMap(
+      (p) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>,
+    );
+    const dynamo = all.flatMap(actions).filter((a) => a.startsWith('dynamodb:'));
+    expect(dynamo).not.toContain('dynamodb:Scan');
+    expect(dynamo.some((a) => a.includes('*'))).toBe(false);
+    for (const fnId of ['OpenPhoneWebhook', 'TwilioStatus', 'EmailPoll']) {
+      const fnActions = policiesOf(fnId).flatMap(actions);
+      expect(fnActions).toContain('dynamodb:PutItem');
+      expect(fnActions).not.toContain('dynamodb:BatchWriteItem');
+    }
+  });
+});

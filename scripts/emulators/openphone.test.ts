@@ -34,6 +34,8 @@ beforeAll(async () => {
     apiKey: API_KEY,
     webhookSecret: SECRET,
     webhookUrl: receiverUrl,
+    // These tests call the API in quick raw bursts; the 10/s limit has its own test (openphone-vendor.test.ts).
+    rateLimitPerSecond: 0,
   });
 });
 afterAll(async () => {

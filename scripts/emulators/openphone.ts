@@ -2,7 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signOpenPhoneLegacy, signOpenPhoneStandard } from '../../shared/src/domain/openphone-signature';
-import { CURRENT_API_VERSION, messageEvent } from './openphone-payloads';
+import { listMessages2026 } from './openphone-messages-2026';
+import {
+  CURRENT_API_VERSION,
+  callCompletedEvent,
+  callSummaryEvent,
+  callTranscriptEvent,
+  messageEvent,
+  type PayloadCall,
+} from './openphone-payloads';
+import { loadWorkspace, perSecondLimiter, saveWorkspace } from './openphone-store';
 import { DEMO_LINES, DEMO_PEOPLE } from './seed/demo-team';
 import { DEMO_USERS, HISTORY_CALLS, HISTORY_MESSAGES } from './seed/openphone-history';
 
@@ -26,6 +35,22 @@ export interface OpenPhoneEmulatorOptions {
   seed?: 'demo' | 'empty';
   /** Clock for createdAt and signatures; tests inject it. */
   now?: () => Date;
+  /**
+   * Keeps the workspace (messages, contacts, calls, media) in `<dataDir>/openphone.json` and starts from it when
+   * present, so state survives a killed stack (openphone-store.ts).
+   */
+  dataDir?: string;
+  /** Quo's 10 requests/second per key; over it → 429. 0 turns the limit off. */
+  rateLimitPerSecond?: number;
+  /** Wall clock for the rate limit (default Date.now), apart from `now`, which tests freeze. */
+  rateClock?: () => number;
+  /**
+   * Fault injection for the mid-send crash test: a valid POST /v1/messages is accepted and stored (as Quo would)
+   * but never answered, so the caller is left not knowing whether it went out.
+   */
+  holdSends?: boolean;
+  /** After each accepted send, deliver its `message.delivered` webhook in this scheme (off by default). */
+  deliveredWebhooks?: 'legacy' | 'standard';
 }
 
 export interface EmulatedMessage {
@@ -119,6 +144,8 @@ export interface OpenPhoneEmulatorState {
     string,
     { callId: string; createdAt: string; status: string; duration: number; dialogue: unknown[] }
   >;
+  /** Media the emulator serves at `<url>/media/<id>` (public, like Quo's storage URLs). */
+  media: Map<string, { type: string; data: Buffer }>;
   /** Every API request with the status it got (after auth and scripted failures). */
   requests: Array<{ method: string; path: string; query: string; status: number }>;
   deliveries: WebhookDelivery[];
@@ -148,8 +175,23 @@ export interface FireIncomingMessageInput {
   scheme: 'legacy' | 'standard';
   /** Payloads from app-created webhooks have used `body` for the text; the API guide uses `text`. */
   textField?: 'text' | 'body';
-  media?: Array<{ url: string; type: string }>;
+  /** Photos: a `url` is sent as is; without one the emulator stores `bytes` (a tiny PNG by default) and serves them. */
+  media?: Array<{ type: string; url?: string; bytes?: Uint8Array }>;
   /** Overrides the emulator's webhookUrl for this delivery. */
+  url?: string;
+}
+
+export interface FireCallInput {
+  /** The outside party. */
+  from: string;
+  /** Our line's number; defaults to the shared line. */
+  to?: string;
+  scheme: 'legacy' | 'standard';
+  durationSeconds?: number;
+  /** Also deliver call.summary.completed with these lines. */
+  summary?: { summary: string[]; nextSteps: string[] };
+  /** Also deliver call.transcript.completed; `who` says which side spoke. */
+  transcript?: Array<{ who: 'caller' | 'member'; text: string }>;
   url?: string;
 }
 
@@ -171,6 +213,19 @@ export interface OpenPhoneEmulator {
   fireWebhook(input: FireWebhookInput): Promise<WebhookDelivery>;
   /** Records an incoming text in the workspace and delivers its message.received webhook. */
   fireIncomingMessage(input: FireIncomingMessageInput): Promise<WebhookDelivery & { messageId: string }>;
+  /** A completed incoming call (kept in the workspace) and its call.completed, summary and transcript webhooks. */
+  fireCall(input: FireCallInput): Promise<{ callId: string; deliveries: WebhookDelivery[] }>;
+  /**
+   * A text a person sent from the Quo app (an outgoing copy): stored as an outgoing message and delivered as
+   * `message.delivered`.
+   */
+  fireAppSentMessage(input: {
+    to: string;
+    text: string;
+    scheme: 'legacy' | 'standard';
+    line?: string;
+    url?: string;
+  }): Promise<WebhookDelivery & { messageId: string }>;
   /** Sends a delivery again the way Quo retries: same body and ids, fresh timestamp and signature. */
   redeliver(delivery: WebhookDelivery): Promise<WebhookDelivery>;
   stop(): Promise<void>;
@@ -183,8 +238,11 @@ const MAX_BODY = 1_000_000;
 export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions): Promise<OpenPhoneEmulator> {
   const now = options.now ?? (() => new Date());
   const scripted: ScriptedResponse[] = [];
+  const limit = options.rateLimitPerSecond ?? 10;
+  const limiter = limit > 0 ? perSecondLimiter(limit, options.rateClock) : { take: () => true };
+  let baseUrl = '';
   const state: OpenPhoneEmulatorState = {
-    ...seedData(options.seed ?? 'demo', now()),
+    ...restore(seedData(options.seed ?? 'demo', now()), options.dataDir),
     failNext(path, status, opts = {}) {
       scripted.push({
         path,
@@ -237,8 +295,18 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
       return;
     }
 
+    const media = method === 'GET' ? /^\/media\/([A-Za-z0-9_-]+)$/.exec(url.pathname) : null;
+    if (media) return serveMedia(res, media[1] ?? '', reply);
+
+    // The raw key, no scheme: `Bearer <key>` is refused as Quo refuses it.
     if (req.headers.authorization !== options.apiKey) {
       return reply(401, errorBody(401, 'Unauthorized', 'Invalid or missing API key'));
+    }
+    if (!limiter.take(options.apiKey)) {
+      return reply(
+        429,
+        errorBody(429, 'Too Many Requests', 'Rate limit exceeded: 10 requests per second per API key'),
+      );
     }
 
     let body: unknown;
@@ -252,11 +320,89 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
       }
     }
 
+    if (!url.pathname.startsWith('/v1/')) {
+      const out = dated(req, method, url);
+      return reply(out.status, out.body);
+    }
     const route = routes.find((r) => r.method === method && r.pattern.test(url.pathname));
     if (!route) return reply(404, errorBody(404, 'Not Found', `No route for ${method} ${url.pathname}`));
     const params = url.pathname.match(route.pattern)?.slice(1).map(decodeURIComponent) ?? [];
     const out = route.handler({ params, query: url.searchParams, body });
+    if (method !== 'GET' && out.status < 400) persist();
+    const isSend = method === 'POST' && url.pathname === '/v1/messages' && out.status === 202;
+    if (isSend && options.holdSends) {
+      // Accepted and stored, never answered: the caller cannot know it went out (crash test).
+      state.requests.push({ method, path: url.pathname, query: url.search, status: 202 });
+      return;
+    }
     reply(out.status, out.body);
+    if (isSend && options.deliveredWebhooks)
+      void fireDelivered((out.body as { data: { id: string } }).data.id);
+  }
+
+  /** The 2026-03-30 API (no /v1 prefix): the version header is required, as Quo requires it. */
+  function dated(req: IncomingMessage, method: string, url: URL): Out {
+    const version = req.headers['quo-api-version'] ?? req.headers['x-quo-api-version'];
+    if (version !== CURRENT_API_VERSION) {
+      return fail(400, 'Bad Request', 'Missing or unsupported Quo-Api-Version header', [
+        {
+          path: '/header/quo-api-version',
+          message: `must be ${CURRENT_API_VERSION}`,
+          value: version ?? null,
+        },
+      ]);
+    }
+    if (method === 'GET' && url.pathname === '/messages') {
+      const listed = listMessages2026(state.messages, url.searchParams);
+      if (!listed.ok) {
+        return fail(400, 'Bad Request', 'Validation failed for 1 field.', [
+          { path: listed.path, message: listed.message, value: listed.value },
+        ]);
+      }
+      return { status: 200, body: { data: listed.data.map(datedMessage), nextCursor: listed.nextCursor } };
+    }
+    const one = method === 'GET' ? /^\/messages\/([^/]+)$/.exec(url.pathname) : null;
+    if (one) {
+      const m = state.messages.find((x) => x.id === decodeURIComponent(one[1] ?? ''));
+      return m
+        ? { status: 200, body: { data: datedMessage(m) } }
+        : fail(404, 'Not Found', 'Message not found');
+    }
+    return fail(404, 'Not Found', `No route for ${method} ${url.pathname}`);
+  }
+
+  function datedMessage(m: EmulatedMessage) {
+    return {
+      ...m,
+      conversationId: conversationIdOf(
+        m.phoneNumberId,
+        m.direction === 'incoming' ? m.from : (m.to[0] ?? ''),
+      ),
+    };
+  }
+
+  function serveMedia(res: ServerResponse, id: string, reply: (s: number, b?: unknown) => void) {
+    const item = state.media.get(id);
+    if (!item) return reply(404, errorBody(404, 'Not Found', 'No such media'));
+    state.requests.push({ method: 'GET', path: `/media/${id}`, query: '', status: 200 });
+    res.writeHead(200, { 'content-type': item.type, 'content-length': String(item.data.length) });
+    res.end(item.data);
+  }
+
+  function persist() {
+    if (!options.dataDir) return;
+    saveWorkspace(options.dataDir, {
+      version: 1,
+      messages: state.messages,
+      sentIds: state.sent.map((m) => m.id),
+      contacts: [...state.contacts.values()],
+      calls: state.calls,
+      summaries: [...state.summaries],
+      transcripts: [...state.transcripts],
+      media: Object.fromEntries(
+        [...state.media].map(([id, m]) => [id, { type: m.type, base64: m.data.toString('base64') }]),
+      ),
+    });
   }
 
   type Out = { status: number; body?: unknown };
@@ -613,50 +759,187 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
     return deliver(scheme, target, body.id, JSON.stringify(body), null);
   }
 
+  /** Stores media without a URL and serves it at `<url>/media/<id>`. */
+  function mediaUrls(list: FireIncomingMessageInput['media']) {
+    return (list ?? []).map((m) => {
+      if (m.url) return { url: m.url, type: m.type };
+      const id = `ME${randomBytes(12).toString('hex')}`;
+      state.media.set(id, { type: m.type, data: Buffer.from(m.bytes ?? TINY_PNG) });
+      return { url: `${baseUrl}/media/${id}`, type: m.type };
+    });
+  }
+
+  function newMessage(
+    line: NonNullable<ReturnType<typeof lineById>>,
+    m: Pick<EmulatedMessage, 'from' | 'to' | 'text' | 'direction' | 'userId' | 'status' | 'media'>,
+  ): EmulatedMessage {
+    const at = now().toISOString();
+    const message = {
+      id: `AC${randomBytes(16).toString('hex')}`,
+      ...m,
+      phoneNumberId: line.id,
+      createdAt: at,
+      updatedAt: at,
+    };
+    state.messages.push(message);
+    persist();
+    return message;
+  }
+
+  async function fireMessage(
+    type: 'message.received' | 'message.delivered',
+    message: EmulatedMessage,
+    opts: { scheme: 'legacy' | 'standard'; url?: string; appStyle?: boolean },
+  ) {
+    const line = lineById(message.phoneNumberId);
+    const participant = message.direction === 'incoming' ? message.from : (message.to[0] ?? '');
+    const body = messageEvent({
+      scheme: opts.scheme,
+      type,
+      eventId: `EV${randomBytes(16).toString('hex')}`,
+      at: now().toISOString(),
+      appStyle: opts.appStyle ?? false,
+      message: {
+        ...message,
+        userId: message.userId ?? line?.users[0]?.id ?? null,
+        conversationId: conversationIdOf(message.phoneNumberId, participant),
+      },
+    });
+    const delivery = await fireBody(opts.scheme, body, opts.url);
+    return { ...delivery, messageId: message.id };
+  }
+
+  async function fireDelivered(messageId: string) {
+    const message = state.messages.find((m) => m.id === messageId);
+    if (!message || !options.deliveredWebhooks || !options.webhookUrl) return;
+    await fireMessage('message.delivered', message, { scheme: options.deliveredWebhooks }).catch(
+      () => undefined,
+    );
+  }
+
+  async function fireCall(input: FireCallInput) {
+    const line = lineById(input.to ?? DEMO_LINES.shared.number);
+    if (!line) throw new Error(`fireCall: ${input.to} is not a line of this workspace`);
+    const member = line.users[0]?.id ?? 'USowner';
+    const end = now();
+    const duration = input.durationSeconds ?? 60;
+    const start = new Date(end.getTime() - duration * 1000).toISOString();
+    const call: PayloadCall = {
+      id: `AC${randomBytes(16).toString('hex')}`,
+      direction: 'incoming',
+      status: 'answered',
+      participant: input.from,
+      line: line.number,
+      phoneNumberId: line.id,
+      conversationId: conversationIdOf(line.id, input.from),
+      userId: member,
+      durationSeconds: duration,
+      createdAt: start,
+      answeredAt: start,
+      completedAt: end.toISOString(),
+    };
+    state.calls.push({
+      id: call.id,
+      phoneNumberId: line.id,
+      userId: member,
+      direction: 'incoming',
+      status: 'completed',
+      participants: [input.from],
+      duration,
+      createdAt: start,
+      answeredAt: start,
+      answeredBy: member,
+      initiatedBy: null,
+      completedAt: call.completedAt,
+      updatedAt: call.completedAt,
+      callRoute: 'phone-number',
+      aiHandled: null,
+      forwardedFrom: null,
+      forwardedTo: null,
+    });
+    const dialogue = (input.transcript ?? []).map((t, i) => ({
+      content: t.text,
+      start: i * 5,
+      end: i * 5 + 4,
+      identifier: t.who === 'caller' ? input.from : line.number,
+      userId: t.who === 'member' ? member : null,
+    }));
+    if (input.summary)
+      state.summaries.set(call.id, { callId: call.id, status: 'completed', ...input.summary, jobs: [] });
+    if (input.transcript) {
+      state.transcripts.set(call.id, {
+        callId: call.id,
+        createdAt: call.completedAt,
+        status: 'completed',
+        duration,
+        dialogue,
+      });
+    }
+    persist();
+    const at = call.completedAt;
+    const ev = () => `EV${randomBytes(16).toString('hex')}`;
+    const bodies = [
+      callCompletedEvent({ scheme: input.scheme, eventId: ev(), at, call }),
+      ...(input.summary
+        ? [callSummaryEvent({ scheme: input.scheme, eventId: ev(), at, call, ...input.summary })]
+        : []),
+      ...(input.transcript
+        ? [callTranscriptEvent({ scheme: input.scheme, eventId: ev(), at, call, dialogue })]
+        : []),
+    ];
+    const deliveries = [];
+    for (const b of bodies) deliveries.push(await fireBody(input.scheme, b, input.url));
+    return { callId: call.id, deliveries };
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: baseUrl,
     state,
-
     fireWebhook,
+    fireCall,
 
     async fireIncomingMessage(input) {
       const line = lineById(input.to ?? DEMO_LINES.shared.number);
       if (!line) throw new Error(`fireIncomingMessage: ${input.to} is not a line of this workspace`);
-      const at = now().toISOString();
-      const message: EmulatedMessage = {
-        id: `AC${randomBytes(16).toString('hex')}`,
-        to: [line.number],
+      const message = newMessage(line, {
         from: input.from,
+        to: [line.number],
         text: input.text,
-        phoneNumberId: line.id,
         direction: 'incoming',
         userId: null,
         status: 'received',
-        createdAt: at,
-        updatedAt: at,
-        media: input.media ?? [],
-      };
-      state.messages.push(message);
-      const body = messageEvent({
-        scheme: input.scheme,
-        type: 'message.received',
-        eventId: `EV${randomBytes(16).toString('hex')}`,
-        at,
-        appStyle: input.textField === 'body',
-        message: {
-          ...message,
-          userId: line.users[0]?.id ?? null,
-          conversationId: conversationIdOf(line.id, input.from),
-        },
+        media: mediaUrls(input.media),
       });
-      const delivery = await fireBody(input.scheme, body, input.url);
-      return { ...delivery, messageId: message.id };
+      return fireMessage('message.received', message, {
+        scheme: input.scheme,
+        appStyle: input.textField === 'body',
+        ...(input.url ? { url: input.url } : {}),
+      });
+    },
+
+    async fireAppSentMessage(input) {
+      const line = lineById(input.line ?? DEMO_LINES.shared.number);
+      if (!line) throw new Error(`fireAppSentMessage: ${input.line} is not a line of this workspace`);
+      const message = newMessage(line, {
+        from: line.number,
+        to: [input.to],
+        text: input.text,
+        direction: 'outgoing',
+        userId: line.users[0]?.id ?? null,
+        status: 'delivered',
+        media: [],
+      });
+      return fireMessage('message.delivered', message, {
+        scheme: input.scheme,
+        ...(input.url ? { url: input.url } : {}),
+      });
     },
 
     redeliver(delivery) {
@@ -738,6 +1021,7 @@ function seedData(seed: 'demo' | 'empty', at: Date): SeedData {
     calls: [],
     summaries: new Map(),
     transcripts: new Map(),
+    media: new Map(),
     requests: [],
     deliveries: [],
   };
@@ -937,4 +1221,41 @@ function conversationIdOf(lineId: string, participant: string) {
 /** The v1 message resource has no media (Quo's v1 reference); the 2026-03-30 one does. */
 function v1Message({ media: _media, ...m }: EmulatedMessage) {
   return m;
+}
+
+/** A 1×1 PNG: what the emulator serves for a photo a test did not give bytes for. */
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Seed data, unless the data folder holds a workspace from an earlier run: then that (persisted by `persist`). */
+function restore(seed: SeedData, dataDir: string | undefined): SeedData {
+  const stored = dataDir
+    ? loadWorkspace<
+        EmulatedMessage,
+        EmulatedContact,
+        EmulatedCall,
+        SeedData['summaries'] extends Map<string, infer S> ? S : never,
+        SeedData['transcripts'] extends Map<string, infer T> ? T : never
+      >(dataDir)
+    : null;
+  if (!stored) return seed;
+  const messages = stored.messages;
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  return {
+    ...seed,
+    messages,
+    sent: stored.sentIds.flatMap((id) => byId.get(id) ?? []),
+    contacts: new Map(stored.contacts.map((c) => [c.id, c])),
+    calls: stored.calls,
+    summaries: new Map(stored.summaries),
+    transcripts: new Map(stored.transcripts),
+    media: new Map(
+      Object.entries(stored.media).map(([id, m]) => [
+        id,
+        { type: m.type, data: Buffer.from(m.base64, 'base64') },
+      ]),
+    ),
+  };
 }

@@ -52,6 +52,8 @@ export async function startEmulators(opts: {
   gatewayUrl: () => string;
   secrets: LocalSecrets;
   dataDir?: string;
+  /** Extra OpenPhone emulator options (fault injection in tests, e.g. `holdSends`). */
+  openphone?: { holdSends?: boolean; deliveredWebhooks?: 'legacy' | 'standard' };
   log: (l: string) => void;
 }) {
   const s = opts.secrets;
@@ -62,6 +64,9 @@ export async function startEmulators(opts: {
     get webhookUrl() {
       return `${opts.gatewayUrl()}/webhooks/openphone`;
     },
+    // The workspace survives restarts (and a killed stack): .local/openphone.json.
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...opts.openphone,
   });
   stops.push(() => openphone.stop());
   const twilio = await startTwilioEmulator({

@@ -36,6 +36,8 @@ export interface LocalStackOptions {
   emulators?: boolean;
   /** Real-time checks of the Scheduler emulator, ms (0: only `scheduler.advance()` fires, for tests). */
   schedulerTickMs?: number;
+  /** OpenPhone emulator fault injection (the mid-send crash test holds sends). */
+  openphone?: { holdSends?: boolean; deliveredWebhooks?: 'legacy' | 'standard' };
   log?: (line: string) => void;
   /**
    * Run the artifacts the CDK app builds instead of the TypeScript sources (`npm start -- --bundled`);
@@ -108,6 +110,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         gatewayUrl: () => gatewayUrl,
         secrets: localSecrets(opts.dataDir),
         ...(opts.dataDir ? { dataDir: resolve(opts.dataDir) } : {}),
+        ...(opts.openphone ? { openphone: opts.openphone } : {}),
         log,
       });
       const e = emulators;

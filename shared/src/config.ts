@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ConfigError } from './errors';
 
 // zod/mini (functional, tree-shaken): every function parses this at cold start, the webhook included,
@@ -152,16 +152,20 @@ export async function loadConfig(
   env: Record<string, string | undefined>,
   fetchSecret?: (arn: string) => Promise<string>,
 ): Promise<Config> {
-  const arn = env.SECRETS_ARN;
-  if (!arn || !fetchSecret) return parseConfig(env);
-  const raw = await fetchSecret(arn);
-  let secrets: unknown;
-  try {
-    secrets = JSON.parse(raw);
-  } catch {
-    throw new ConfigError('Invalid configuration: SECRETS_ARN does not hold a JSON object');
+  // SECRETS_ARNS: this function's group secrets (comma-separated); SECRETS_ARN: one secret, as before.
+  const arns = (env.SECRETS_ARNS ?? env.SECRETS_ARN ?? '').split(',').filter(Boolean);
+  if (!arns.length || !fetchSecret) return parseConfig(env);
+  const merged: Record<string, string> = {};
+  for (const raw of await Promise.all(arns.map(fetchSecret))) {
+    let secrets: unknown;
+    try {
+      secrets = JSON.parse(raw);
+    } catch {
+      throw new ConfigError('Invalid configuration: a secret in SECRETS_ARNS does not hold a JSON object');
+    }
+    const parsed = z.record(str, str).safeParse(secrets);
+    if (!parsed.success) throw new ConfigError('Invalid configuration: secrets must map names to strings');
+    Object.assign(merged, parsed.data);
   }
-  const parsed = z.record(str, str).safeParse(secrets);
-  if (!parsed.success) throw new ConfigError('Invalid configuration: SECRETS_ARN must map names to strings');
-  return parseConfig({ ...env, ...parsed.data });
+  return parseConfig({ ...env, ...merged });
 }

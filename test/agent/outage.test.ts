@@ -36,21 +36,21 @@ test('overloaded (529 on every try): rules mode drafts the acknowledgement and t
     proposedBy: 'planner',
     args: { to: MARIA },
   });
-  expect(String(draft!.args.text)).toMatch(/^Hi Maria, thanks for your message/);
+  expect(String(draft!.args.text)).toMatch(/^Hi Maria, thanks for letting us know/);
   expect(world.notifications.map((n) => [n.kind, n.actionId])).toEqual([['approval', draft!.id]]);
   expect(world.sentTo(MARIA)).toEqual([]);
 });
 
-test('unreachable endpoint: an unknown sender still produces a team alert', async () => {
+test('unreachable endpoint: an unknown sender asking about a unit still gets its card (rules mode)', async () => {
   world = await createWorld(servers, { claude: true, anthropicBaseUrl: 'http://127.0.0.1:1' });
   await world.deliver(smsEvent(UNKNOWN, 'Is the studio on Birch Rd still for rent?', servers.clock()));
   expect(world.log.entries.find((e) => e.message === 'model.unavailable')?.fields?.error).toMatch(
     /Connection error/,
   );
-  expect(await world.actionsFor(`sms:${UNKNOWN}`)).toEqual([]);
-  const alerts = world.notifications.filter((n) => n.kind === 'alert');
-  expect(alerts).toHaveLength(1);
-  expect(alerts[0]!.body).toMatch(/unknown number \+14155550177/);
+  // A newcomer asking about a unit: one card that adds them as a prospect and replies (issue 17).
+  const cards = await world.actionsFor(`sms:${UNKNOWN}`);
+  expect(cards.map((a) => [a.tool, a.status])).toEqual([['welcome_contact', 'PENDING']]);
+  expect(world.notifications.map((n) => [n.kind, n.actionId])).toEqual([['approval', cards[0]!.id]]);
 }, 60_000);
 
 test('the model back after the outage: the next run uses it again', async () => {

@@ -35,8 +35,11 @@ interface Row {
   from: string;
   text: string;
   urgent: boolean;
-  /** 'ack': a drafted acknowledgement awaits approval; 'note': a team note, no draft; 'none': silent. */
-  expect: 'ack' | 'note' | 'none';
+  /**
+   * 'ack': a drafted acknowledgement awaits approval; 'welcome': one card adds the unknown sender as a
+   * prospect and replies (issue 17); 'note': a team note, no draft; 'none': silent.
+   */
+  expect: 'ack' | 'welcome' | 'note' | 'none';
 }
 
 const ROWS: Row[] = [
@@ -80,7 +83,7 @@ const ROWS: Row[] = [
     from: UNKNOWN,
     text: 'Hello, I saw your listing on Craigslist, is the studio still available?',
     urgent: false,
-    expect: 'note',
+    expect: 'welcome',
   },
 ];
 
@@ -116,6 +119,13 @@ describe('inbound texts, one conversation each', () => {
       expect(String(draft.args.text)).toMatch(new RegExp(`^Hi ${conv?.contact?.name?.split(' ')[0]}`));
       expect(draft.review.plan?.score).toBeGreaterThanOrEqual(6);
       expect(notes.filter((n) => n.kind === 'approval').map((n) => n.actionId)).toEqual([draft.id]);
+    }
+    if (row.expect === 'welcome') {
+      expect(drafts).toEqual([]);
+      const card = actions.find((a) => a.tool === 'welcome_contact');
+      expect(card).toMatchObject({ status: 'PENDING', args: { phone: row.from, role: 'prospect' } });
+      expect(String(card?.args.text)).toMatch(/^Hi, thanks for reaching out/);
+      expect(notes.filter((n) => n.kind === 'approval').map((n) => n.actionId)).toEqual([card?.id]);
     }
     if (row.expect === 'note') {
       expect(drafts).toEqual([]);

@@ -42,6 +42,15 @@ test('PUBLIC_BASE_URL comes from the SSM parameter the stack wrote; secrets merg
   expect(core.config.CLERK_JWT_KEY).toBe('first-key');
 });
 
+test('a function with several group secrets (SECRETS_ARNS) gets them all merged', async () => {
+  const api = aws.createSecret('dev/api', JSON.stringify({ CLERK_JWT_KEY: 'api-key' }));
+  const paging = aws.createSecret('dev/paging', JSON.stringify({ TWILIO_ACCOUNT_SID: 'AC123' }));
+  const { SECRETS_ARN: _, ...rest } = env;
+  const core = await getCore('settings-groups', { ...rest, SECRETS_ARNS: `${api},${paging}` });
+  expect(core.config.CLERK_JWT_KEY).toBe('api-key');
+  expect(core.config.TWILIO_ACCOUNT_SID).toBe('AC123');
+});
+
 test('on AWS without a known PUBLIC_BASE_URL the configuration is refused, not defaulted to 127.0.0.1', async () => {
   const { PUBLIC_BASE_URL_PARAMETER: _, SECRETS_ARN: __, ...rest } = env;
   await expect(getCore('settings-b', rest)).rejects.toThrow(/PUBLIC_BASE_URL is unknown on AWS/);

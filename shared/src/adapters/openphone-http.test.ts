@@ -19,6 +19,7 @@ const make = (overrides: Partial<OpenPhoneHttpOptions> = {}) =>
     baseUrl: emulator.url,
     apiKey: API_KEY,
     retry: { retries: 2, minTimeoutMs: 5, maxTimeoutMs: 10 },
+    sleep: async () => {},
     ...overrides,
   });
 
@@ -211,13 +212,31 @@ describe('sending', () => {
     expect(emulator.state.sent.length).toBe(before);
   });
 
-  it('a rate-limited send is not retried and known not to have gone out', async () => {
+  it('a send answered 429 is retried only after a reconcile shows it did not go out', async () => {
     emulator.state.failNext('/v1/messages', 429, { method: 'POST' });
+    const before = emulator.state.sent.length;
+    const sent = await gateway.sendMessage({
+      from: DEMO_LINES.shared.id,
+      to: MARIA,
+      text: 'Hello after 429',
+    });
+    expect(sent.text).toBe('Hello after 429');
+    const order = emulator.state.requests
+      .filter((r) => r.path === '/v1/messages')
+      .map((r) => `${r.method} ${r.status}`);
+    // POST refused → list (no trace of it) → POST accepted; exactly one message exists.
+    expect(order).toEqual(['POST 429', 'GET 200', 'POST 202']);
+    expect(emulator.state.sent.length).toBe(before + 1);
+  });
+
+  it('a send that stays rate-limited ends "outcome unknown" for the executor, never sent twice', async () => {
+    emulator.state.failNext('/v1/messages', 429, { method: 'POST', times: 10 });
     const err = await rejection(
-      gateway.sendMessage({ from: DEMO_LINES.shared.id, to: MARIA, text: 'Hello' }),
+      make({ sendRetries: 2 }).sendMessage({ from: DEMO_LINES.shared.id, to: MARIA, text: 'Still limited' }),
     );
-    expect(err).toMatchObject({ code: 'openphone_rate_limited', retryable: true, outcomeUnknown: false });
-    expect(requestsTo('/v1/messages', 'POST')).toHaveLength(1);
+    expect(err).toMatchObject({ code: 'openphone_rate_limited', retryable: true, outcomeUnknown: true });
+    expect(requestsTo('/v1/messages', 'POST')).toHaveLength(3);
+    expect(emulator.state.sent.filter((m) => m.text === 'Still limited')).toHaveLength(0);
   });
 
   it('surfaces Quo’s reason when it rejects a send', async () => {
@@ -309,9 +328,10 @@ describe('errors and retries', () => {
 
   it('waits for Retry-After before retrying a read', async () => {
     emulator.state.failNext('/v1/calls/ACcall0002lead', 429, { retryAfterSeconds: 1 });
-    const started = Date.now();
-    await gateway.getCall('ACcall0002lead');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const waits: number[] = [];
+    await make({ sleep: async (ms) => void waits.push(ms) }).getCall('ACcall0002lead');
+    // p-retry's own (tiny) delay plus our top-up reach what the server asked for.
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(980);
   });
 
   it('gives up after the bounded number of retries with a retryable error', async () => {

@@ -42,16 +42,21 @@ import type {
   SmsGateway,
   SmsMessage,
 } from '../ports/sms-gateway';
+import { type RateLimiter, rollingWindowLimiter, sharedRateLimiter } from './rate-limiter';
 
 /**
  * SmsGateway over the OpenPhone (Quo) public REST API v1, with `fetch`. The same code talks to
  * https://api.openphone.com and to the local emulator (scripts/emulators/openphone.ts); only `baseUrl` and
  * `apiKey` differ. Auth is the raw key in `Authorization` (no "Bearer"), as the API docs show.
  *
+ * Rate: every request first takes a turn from a limiter under Quo's 10 requests/second per key, shared by every
+ * gateway on the same base URL and key in this container (rate-limiter.ts says why per container).
+ *
  * Retries: GETs are retried with bounded exponential backoff (p-retry) on 429, 5xx, timeouts and network
  * errors, honouring Retry-After when the server sends one (not documented by Quo; harmless if absent).
- * Writes are never retried here. A send in particular: a POST whose answer we did not get may still have
- * gone out, so we surface `outcomeUnknown` and let the executor reconcile with `findSentMessage`.
+ * Writes are not retried blindly. A send answered 429 is retried only after `findSentMessage` shows it did not
+ * go out; a POST whose answer we did not get may still have gone out, so we surface `outcomeUnknown` and let
+ * the executor reconcile with `findSentMessage`.
  */
 export interface OpenPhoneHttpOptions {
   /** OPENPHONE_API_BASE, e.g. https://api.openphone.com (no /v1). */
@@ -77,6 +82,12 @@ export interface OpenPhoneHttpOptions {
    * before `since` still matches. Default 60 s.
    */
   reconcileSkewMs?: number;
+  /** Client-side rate limit. Default: 10 requests per rolling 1.1 s, shared per container (base URL + key). */
+  limiter?: RateLimiter;
+  /** How many times a send answered 429 is reconciled and tried again. Default 3. */
+  sendRetries?: number;
+  /** Injected by tests so backoff does not wait in real time. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** An OpenPhone failure that is not simply "not found" or "forbidden". */
@@ -128,6 +139,13 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
   const maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 5_000;
   const maxContactPages = options.maxContactPages ?? 40;
   const skewMs = options.reconcileSkewMs ?? 60_000;
+  const wait = options.sleep ?? sleep;
+  const sendRetries = options.sendRetries ?? 3;
+  const limiter =
+    options.limiter ??
+    sharedRateLimiter(`openphone|${base}|${options.apiKey}`, () =>
+      rollingWindowLimiter({ requests: 10, windowMs: 1100 }),
+    );
 
   async function once<S extends z.ZodType>(
     method: Method,
@@ -141,6 +159,7 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
       for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
     }
     const isWrite = method !== 'GET';
+    await limiter.acquire();
     let res: Response;
     try {
       res = await fetch(url, {
@@ -197,7 +216,7 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
         // p-retry's own delay follows; top it up to what the server asked for, within our bound.
         const asked = error instanceof OpenPhoneApiError ? error.retryAfterMs : undefined;
         if (asked !== undefined && retriesLeft > 0 && asked > retryDelay) {
-          await sleep(Math.min(asked, maxRetryAfterMs) - retryDelay);
+          await wait(Math.min(asked, maxRetryAfterMs) - retryDelay);
         }
       },
     });
@@ -252,7 +271,7 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
     return { items: body.data.map(toSms), nextPageToken: body.nextPageToken ?? null };
   }
 
-  return {
+  const gateway: SmsGateway = {
     listPhoneNumbers,
 
     async listContacts() {
@@ -310,11 +329,37 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
       if (!request.success) {
         throw new ValidationError(`Cannot send this text: ${describeZodIssues(request.error.issues)}`);
       }
-      const body = await write('POST', '/v1/messages', openPhoneData(openPhoneMessage), {
-        what: 'send message',
-        body: request.data,
-      });
-      return toSms(body.data);
+      const since = new Date();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const body = await write('POST', '/v1/messages', openPhoneData(openPhoneMessage), {
+            what: 'send message',
+            body: request.data,
+          });
+          return toSms(body.data);
+        } catch (e) {
+          if (!(e instanceof OpenPhoneApiError) || e.httpStatus !== 429) throw e;
+          if (attempt >= sendRetries) {
+            // Still limited: leave it to the executor, which reconciles before any later attempt.
+            throw new OpenPhoneApiError(`${e.message}; not sent after ${attempt + 1} attempts`, {
+              code: 'openphone_rate_limited',
+              retryable: true,
+              httpStatus: 429,
+              outcomeUnknown: true,
+              cause: e,
+            });
+          }
+          await wait(Math.max(e.retryAfterMs ?? 0, minTimeout * 2 ** attempt));
+          // A 429 is refused before processing, but a send is retried only once the provider shows no trace of it.
+          const found = await gateway.findSentMessage({
+            from: input.from,
+            to: input.to,
+            text: input.text,
+            since,
+          });
+          if (found) return found;
+        }
+      }
     },
 
     async findSentMessage(input: FindSentMessageInput) {
@@ -403,6 +448,7 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
       };
     },
   };
+  return gateway;
 }
 
 function errorFor(res: Response, text: string, what: string, isWrite: boolean): AppError {

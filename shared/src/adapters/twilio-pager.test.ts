@@ -61,7 +61,7 @@ beforeEach(() => {
 });
 
 describe('createTwilioPager().page', () => {
-  it('texts and calls the on-call person once each, through the real SDK', async () => {
+  it('texts and calls the on-call person once each, with the requests the SDK would send', async () => {
     const text = 'URGENT: Maria Lopez (12 Oak St #2) reports water flooding the kitchen.';
     const result = await pager.page({ to: '(415) 555-0103', text });
 

@@ -1,6 +1,7 @@
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { describeZodIssues, ValidationError } from '../errors';
+import { boundedString } from '../zod-mini';
 
 /**
  * Twilio status callbacks: signature check with the SDK's own validator (imported from its webhooks
@@ -25,30 +26,34 @@ export function twilioFormParams(rawBody: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(rawBody));
 }
 
+// zod/mini: this is on the status webhook's cold-start path (issue 16).
 const sid = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be a ${prefix}… sid`);
-const optionalCount = z.coerce.number().int().nonnegative().optional();
+  z.string().check(z.regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be a ${prefix}… sid`));
+const optionalCount = z.optional(
+  z.coerce.number().check(z.refine(Number.isInteger, 'must be a whole number'), z.gte(0)),
+);
+const required = boundedString(1, 10_000);
 
 /** Message status callback parameters (Twilio also sends the legacy SmsSid/SmsStatus twins, unused here). */
 export const twilioMessageStatusCallback = z.object({
   AccountSid: sid('AC'),
-  MessageSid: z.string().regex(/^(SM|MM)[0-9a-fA-F]{32}$/),
-  MessageStatus: z.string().min(1).max(40),
-  To: z.string().min(1),
-  From: z.string().min(1),
-  ErrorCode: z.string().max(10).optional(),
+  MessageSid: z.string().check(z.regex(/^(SM|MM)[0-9a-fA-F]{32}$/)),
+  MessageStatus: boundedString(1, 40),
+  To: required,
+  From: required,
+  ErrorCode: z.optional(boundedString(0, 10)),
 });
 
 /** Call status callback parameters (`call-progress-events`). */
 export const twilioCallStatusCallback = z.object({
   AccountSid: sid('AC'),
   CallSid: sid('CA'),
-  CallStatus: z.string().min(1).max(40),
-  To: z.string().min(1),
-  From: z.string().min(1),
+  CallStatus: boundedString(1, 40),
+  To: required,
+  From: required,
   CallDuration: optionalCount,
   SequenceNumber: optionalCount,
-  Timestamp: z.string().optional(),
+  Timestamp: z.optional(z.string()),
 });
 
 export interface TwilioStatusUpdate {

@@ -1,5 +1,6 @@
 import type { PendingIntent } from '../contracts/conversations';
 import type { EmailReceived } from '../contracts/events';
+import type { EmergencyKind, TriageClass } from '../domain/triage/labels';
 import type { ServerContent } from '../ports/model';
 
 /** What a run is about, reconstructed from its stored input step on every replay. */
@@ -11,8 +12,18 @@ export type Trigger =
       user: { id: string; email: string; name?: string };
       phone?: string;
     }
-  | { kind: 'inbound_sms'; from: string; texts: string[]; urgent: boolean }
-  | { kind: 'inbound_email'; email: EmailReceived; count: number };
+  | { kind: 'inbound_sms'; from: string; texts: string[]; urgent: boolean; triage?: TriageNote }
+  | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote };
+
+/** The classifier's verdict on an inbound message, fixed in the run's input step so replays agree. */
+export interface TriageNote {
+  triageClass: TriageClass;
+  kind?: EmergencyKind;
+  confidence: number;
+  /** The words that weighed most, or the urgency keywords when the keyword floor decided. */
+  cues: string[];
+  byKeywordFloor: boolean;
+}
 
 export interface PlannedCall {
   name: string;

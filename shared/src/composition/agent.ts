@@ -15,6 +15,7 @@ import {
   SPEC_TOOLS,
   type ToolInfo,
 } from '../domain/policy';
+import { createTriageClassifier } from '../domain/triage/classifier';
 import type { Log } from '../ports/logger';
 import type { Workspace } from '../ports/workspace';
 import { buildClickUpToolDeps, clickUpTools } from '../tools/clickup';
@@ -26,6 +27,7 @@ import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { runCodeTool } from '../tools/sandbox';
 import { buildWebToolDeps, webTools } from '../tools/web';
+import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
 import type { Core } from './core';
@@ -52,6 +54,7 @@ export async function buildAgent(
     const opDeps = { sms, directory, lines };
     tools.push(...bindAll(openPhoneTools, opDeps));
     tools.push(bindTool(replyToSender, { ...opDeps, conversations: core.conversations }));
+    tools.push(bindTool(welcomeContact, opDeps));
   }
   if (c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM_NUMBER) {
     const pager = createTwilioPager({
@@ -111,6 +114,8 @@ export async function buildAgent(
           }),
         }
       : {}),
+    triage: createTriageClassifier(),
+    urgentKeywords: c.URGENT_KEYWORDS,
     settings: {
       teamName: c.TEAM_NAME,
       timezone: c.TEAM_TIMEZONE,

@@ -63,7 +63,8 @@ let settingsSource: SettingsSource | undefined;
 
 /** Environment with the deployed facts and secrets merged in; plain environment off AWS. */
 async function resolveSettings(env: Record<string, string | undefined>) {
-  if (!env.SECRETS_ARN && !env.PUBLIC_BASE_URL_PARAMETER) return { env, fetchSecret: undefined };
+  if (!env.SECRETS_ARN && !env.SECRETS_ARNS && !env.PUBLIC_BASE_URL_PARAMETER)
+    return { env, fetchSecret: undefined };
   settingsSource ??= awsSettingsSource();
   const source = settingsSource;
   return { env: await resolveDeployedEnv(env, source), fetchSecret: (arn: string) => source.secret(arn) };

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { boundedString, listOf } from '../zod-mini';
 
 /**
  * Queue messages. Every message on the events queue is one of these envelopes; the worker validates it
@@ -6,26 +7,26 @@ import { z } from 'zod';
  * `key` is the cooldown/coalescing key (`sms:+1415…`, `email:<threadId>`, `conv:<id>`).
  */
 const base = {
-  id: z.string().min(1).max(200),
-  correlationId: z.string().min(1).max(200),
-  key: z.string().min(1).max(300),
-  occurredAt: z.string().datetime(),
+  id: boundedString(1, 200),
+  correlationId: boundedString(1, 200),
+  key: boundedString(1, 300),
+  occurredAt: z.iso.datetime(),
 };
 
 /** A photo or file on a text: the provider's URL and MIME type (fetched through our API, never shown raw). */
-export const mediaItem = z.object({ url: z.string().max(2000), type: z.string().max(200).nullable() });
+export const mediaItem = z.object({ url: boundedString(0, 2000), type: z.nullable(boundedString(0, 200)) });
 
 export const smsReceivedPayload = z.object({
   messageId: z.string(),
   from: z.string(),
   to: z.string(),
   text: z.string(),
-  phoneNumberId: z.string().optional(),
-  conversationId: z.string().optional(),
+  phoneNumberId: z.optional(z.string()),
+  conversationId: z.optional(z.string()),
   receivedAt: z.string(),
-  urgent: z.boolean().default(false),
+  urgent: z._default(z.boolean(), false),
   /** Photos and files on the text (absent on events queued before media was kept). */
-  media: z.array(mediaItem).max(50).optional(),
+  media: z.optional(listOf(mediaItem, 50)),
 });
 
 /**
@@ -36,62 +37,61 @@ export const smsReceivedPayload = z.object({
 export const smsCopyPayload = z.object({
   messageId: z.string(),
   from: z.string(),
-  to: z.array(z.string()).max(20),
+  to: listOf(z.string(), 20),
   text: z.string(),
-  media: z.array(mediaItem).max(50).default([]),
-  status: z.string().nullable(),
-  phoneNumberId: z.string().optional(),
-  conversationId: z.string().optional(),
-  userId: z.string().optional(),
+  media: z._default(listOf(mediaItem, 50), []),
+  status: z.nullable(z.string()),
+  phoneNumberId: z.optional(z.string()),
+  conversationId: z.optional(z.string()),
+  userId: z.optional(z.string()),
   createdAt: z.string(),
 });
 
 const callScope = {
   callId: z.string(),
   /** The outside parties of the call. */
-  participants: z.array(z.string()).max(20),
-  phoneNumberId: z.string().optional(),
-  conversationId: z.string().optional(),
-  userId: z.string().optional(),
+  participants: listOf(z.string(), 20),
+  phoneNumberId: z.optional(z.string()),
+  conversationId: z.optional(z.string()),
+  userId: z.optional(z.string()),
 };
 
 /** Quo's `call.completed` (answered or not; a voicemail may follow). */
 export const callCompletedPayload = z.object({
   ...callScope,
   direction: z.enum(['incoming', 'outgoing']),
-  status: z.string().nullable(),
-  durationSeconds: z.number().nullable(),
-  hasVoicemail: z.boolean().nullable(),
+  status: z.nullable(z.string()),
+  durationSeconds: z.nullable(z.number()),
+  hasVoicemail: z.nullable(z.boolean()),
   createdAt: z.string(),
-  answeredAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
+  answeredAt: z.nullable(z.string()),
+  completedAt: z.nullable(z.string()),
 });
 
 /** Quo's `call.summary.completed`; it may arrive before or after the transcript. */
 export const callSummarizedPayload = z.object({
   ...callScope,
-  status: z.string().nullable(),
-  summary: z.array(z.string()).max(100),
-  nextSteps: z.array(z.string()).max(100),
+  status: z.nullable(z.string()),
+  summary: listOf(z.string(), 100),
+  nextSteps: listOf(z.string(), 100),
 });
 
 /** Quo's `call.transcript.completed`; a long dialogue is cut (`truncated`) — the full one is a read away. */
 export const callTranscribedPayload = z.object({
   ...callScope,
-  status: z.string().nullable(),
-  durationSeconds: z.number().nullable(),
-  truncated: z.boolean().default(false),
-  dialogue: z
-    .array(
-      z.object({
-        speaker: z.string().nullable(),
-        userId: z.string().nullable(),
-        text: z.string(),
-        startSeconds: z.number(),
-        endSeconds: z.number(),
-      }),
-    )
-    .max(5000),
+  status: z.nullable(z.string()),
+  durationSeconds: z.nullable(z.number()),
+  truncated: z._default(z.boolean(), false),
+  dialogue: listOf(
+    z.object({
+      speaker: z.nullable(z.string()),
+      userId: z.nullable(z.string()),
+      text: z.string(),
+      startSeconds: z.number(),
+      endSeconds: z.number(),
+    }),
+    5000,
+  ),
 });
 
 export const emailReceivedPayload = z.object({
@@ -102,17 +102,17 @@ export const emailReceivedPayload = z.object({
   subject: z.string(),
   date: z.string(),
   text: z.string(),
-  labels: z.array(z.string()).default([]),
+  labels: z._default(z.array(z.string()), []),
   source: z.enum(['general', 'leads']),
-  messageIdHeader: z.string().optional(),
-  references: z.string().optional(),
+  messageIdHeader: z.optional(z.string()),
+  references: z.optional(z.string()),
 });
 
 export const chatMessagePayload = z.object({
   conversationId: z.string(),
   messageId: z.string(),
-  text: z.string().min(1).max(8000),
-  user: z.object({ id: z.string(), email: z.string(), name: z.string().optional() }),
+  text: boundedString(1, 8000),
+  user: z.object({ id: z.string(), email: z.string(), name: z.optional(z.string()) }),
 });
 
 export const approvalDecidedPayload = z.object({
@@ -124,7 +124,7 @@ export const approvalDecidedPayload = z.object({
 export const runResumePayload = z.object({
   conversationId: z.string(),
   runId: z.string(),
-  reason: z.string().default('resume'),
+  reason: z._default(z.string(), 'resume'),
 });
 
 export const notifyPayload = z.object({
@@ -132,12 +132,12 @@ export const notifyPayload = z.object({
   conversationId: z.string(),
   title: z.string(),
   body: z.string(),
-  actionId: z.string().optional(),
-  contact: z.object({ name: z.string().optional(), phone: z.string().optional() }).optional(),
-  preview: z.string().optional(),
+  actionId: z.optional(z.string()),
+  contact: z.optional(z.object({ name: z.optional(z.string()), phone: z.optional(z.string()) })),
+  preview: z.optional(z.string()),
 });
 
-export const pingPayload = z.object({ note: z.string().default('ping') });
+export const pingPayload = z.object({ note: z._default(z.string(), 'ping') });
 
 /** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
 export const timerFiredPayload = z.object({
@@ -146,7 +146,7 @@ export const timerFiredPayload = z.object({
   actionId: z.string(),
   runId: z.string(),
   /** When the timer was set to fire (the scheduler, not the worker's clock, decides that it is due). */
-  dueAt: z.string().datetime(),
+  dueAt: z.iso.datetime(),
 });
 
 export const eventEnvelope = z.discriminatedUnion('type', [

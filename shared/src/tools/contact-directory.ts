@@ -15,6 +15,13 @@ export interface DirectoryEntry {
 
 const CACHE_MS = 5 * 60 * 1000;
 
+/** The one address in a query like "maria@x.example" or "Maria <maria@x.example>", lower-cased; else null. */
+export function emailIdentity(query: string): string | null {
+  const inner = query.match(/<([^<>]+)>/)?.[1] ?? query;
+  const m = inner.trim().toLowerCase();
+  return /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(m) ? m : null;
+}
+
 /**
  * The team's address book from OpenPhone, cached for 5 minutes (SPEC §3.4) and searched fuzzily by name,
  * number or company. Numbers are compared in E.164 so "(415) 555-0111" finds "+14155550111".
@@ -55,11 +62,28 @@ export function contactDirectory(sms: SmsGateway, teamDomains: string[], clock: 
   }
 
   return {
+    /**
+     * A number or an email address is an identity: only a contact carrying exactly it is returned (a fuzzy
+     * match would turn mallory@evil.example into Maria, issue 12 item 6). Names, companies and roles are
+     * searched fuzzily, as a person looking someone up would.
+     */
     async search(query: string, limit = 5): Promise<DirectoryEntry[]> {
       const { entries, fuse } = await load();
+      const address = emailIdentity(query);
+      if (address) return entries.filter((e) => e.emails.includes(address)).slice(0, limit);
       const phone = /\d{3}/.test(query) ? toE164(query) : null;
       if (phone) return entries.filter((e) => e.phones.includes(phone)).slice(0, limit);
       return fuse.search(query, { limit }).map((r) => r.item);
+    },
+    /**
+     * Contacts whose name or address resembles an identity that matched no one exactly: shown to a person as
+     * "might be …?", never used to address or personalise anything.
+     */
+    async lookalikes(query: string, limit = 3): Promise<DirectoryEntry[]> {
+      const { fuse } = await load();
+      const address = emailIdentity(query);
+      const probe = address ? (address.split('@')[0] ?? address).replace(/[._-]+/g, ' ') : query;
+      return fuse.search(probe, { limit }).map((r) => r.item);
     },
     async byPhone(number: string): Promise<DirectoryEntry | undefined> {
       const e164 = toE164(number) ?? number;

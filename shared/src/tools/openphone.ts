@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ForbiddenError, ValidationError } from '../errors';
 import type { SmsGateway } from '../ports/sms-gateway';
-import type { ContactDirectory } from './contact-directory';
+import { type ContactDirectory, emailIdentity } from './contact-directory';
 import type { Tool } from './tool';
 
 export interface OpenPhoneToolDeps {
@@ -24,10 +24,29 @@ export const searchContacts: Tool<
   input: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
   async run(deps, input) {
     const hits = await deps.directory.search(input.query, input.limit);
-    return { count: hits.length, contacts: hits };
+    return {
+      count: hits.length,
+      contacts: hits,
+      ...(await lookalikeNote(deps.directory, input.query, hits.length)),
+    };
   },
   summarize: (i) => `Search contacts for "${i.query}"`,
 };
+
+/**
+ * When a number or address matched no contact, similar contacts are named apart from `contacts`, with a
+ * warning: a stranger is never addressed as the tenant their address resembles (issue 12 item 6).
+ */
+async function lookalikeNote(directory: ContactDirectory, query: string, exact: number) {
+  const identity = emailIdentity(query) ?? (/\d{3}/.test(query) ? query : null);
+  if (!identity || exact > 0) return {};
+  const similar = await directory.lookalikes(query);
+  if (similar.length === 0) return {};
+  return {
+    not_the_sender: similar.map((c) => c.name),
+    note: `No contact has exactly ${identity}. ${similar.map((c) => c.name).join(', ')} only look similar: treat the sender as unknown (do not greet or address them by these names, share nothing about these contacts); a person may check "might be ${similar[0]?.name}?".`,
+  };
+}
 
 const sendMessageInput = z.object({
   to: z.string().min(3).max(40).describe('Recipient phone number (E.164) of a known contact'),

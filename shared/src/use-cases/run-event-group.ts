@@ -1,3 +1,4 @@
+import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
 import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
 import { type AgentDeps, driveRun } from '../agent/run-agent';
 import type { Trigger } from '../agent/types';
@@ -12,7 +13,7 @@ export interface AgentOutcome {
   outcome: string;
 }
 
-export interface RunEventGroupDeps extends AgentDeps {
+export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   /** The policy hooks, plus recording facts read from inbound data (the leads email's fields). */
   policy?: AgentDeps['policy'] & Partial<LeadFactRecorder>;
   directory?: ContactDirectory;
@@ -93,6 +94,17 @@ async function andUnseen(
   return runEventGroup(deps, unseen);
 }
 
+async function safeTriage(deps: RunEventGroupDeps, text: string) {
+  try {
+    const note = await triageInbound(deps, text);
+    if (note) deps.log.info('triage.classified', { ...note, cues: note.cues.length });
+    return note;
+  } catch (e) {
+    deps.log.warn('triage.failed', { error: String(e) });
+    return undefined;
+  }
+}
+
 function missing(id: string): never {
   throw new Error(`Conversation ${id} does not exist`);
 }
@@ -171,7 +183,10 @@ async function inboundSms(
     });
   }
 
-  const trigger: Trigger = { kind: 'inbound_sms', from, texts, urgent: events.some((e) => e.payload.urgent) };
+  const triage = await safeTriage(deps, texts.join('\n'));
+  // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
+  const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
+  const trigger: Trigger = { kind: 'inbound_sms', from, texts, urgent, ...(triage ? { triage } : {}) };
   return driveRun(deps, {
     conversation: { id: convId, create, inbound },
     trigger,
@@ -212,10 +227,17 @@ async function inboundEmail(
     at: ev.occurredAt,
     author: name,
   }));
-  const trigger: Trigger = { kind: 'inbound_email', email: e, count: events.length };
+  const triage = await safeTriage(deps, emailTriageText(e.subject, e.text));
+  const trigger: Trigger = {
+    kind: 'inbound_email',
+    email: e,
+    count: events.length,
+    ...(triage ? { triage } : {}),
+  };
   const recorder =
     deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
-  if (e.source === 'leads' && recorder) {
+  // A lead is a lead wherever it writes: the listing site's address or the general inbox.
+  if ((e.source === 'leads' || triage?.triageClass === 'lead') && recorder) {
     // The lead's own claims become facts about the lead before triage asks the policy about them.
     for (const ev of events) {
       const r = await recordLeadFromEmail(recorder, {

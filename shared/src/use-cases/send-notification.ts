@@ -38,7 +38,8 @@ const TITLE_MAX = 120;
 const BODY_MAX = 500;
 const PREVIEW_MAX = 200;
 
-export const sendNotificationInput = notifyPayload.extend({
+export const sendNotificationInput = z.object({
+  ...notifyPayload.shape,
   conversationId: z.string().min(1).max(200),
   title: z.string().min(1),
   actionId: z.string().max(200).optional(),

@@ -16,6 +16,12 @@ export const contactsOf = (o?: Observation) =>
 export const firstContact = (o?: Observation) => contactsOf(o)[0];
 export const firstName = (name: string) => name.split(/\s+/)[0] ?? name;
 
+/** A sender no contact matches exactly may still resemble one: a question for the person, never a name to use. */
+export const lookalikeHint = (o?: Observation) => {
+  const similar = (o?.result as { not_the_sender?: string[] } | undefined)?.not_the_sender;
+  return similar?.length ? ` (not in the contacts; might be ${similar[0]}?)` : '';
+};
+
 /** How a call ended, in words for the person who asked. */
 export function outcome(o: Observation, done: string, what: string): string {
   switch (o.status) {

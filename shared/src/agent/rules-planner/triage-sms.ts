@@ -1,5 +1,6 @@
+import { classLine, NEWCOMER_CLASSES, nameFromText, smsReply, welcomeReply } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
-import { call, find, firstContact, firstName, outcome, respond } from './helpers';
+import { find, firstContact, outcome } from './helpers';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
 const CLOSING_WORDS =
@@ -14,37 +15,98 @@ const isClosing = (text: string) =>
       .trim(),
   );
 
-/** An inbound text: identify the sender, page on-call if urgent, draft an acknowledgement, report. */
+/** An inbound text: identify the sender, page on-call if urgent, draft a reply in the team's voice, report. */
 export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>): Plan {
   const obs = input.observations;
-  if (!t.urgent && t.texts.every(isClosing))
+  if (!t.urgent && (t.texts.every(isClosing) || t.triage?.triageClass === 'thanks'))
     return { kind: 'no_action', reason: `closing text from ${t.from}` };
   const lookup = find(obs, 'search_contacts');
-  if (!lookup) return call('search_contacts', { query: t.from, limit: 1 }, 'Identify the sender');
+  if (!lookup)
+    return {
+      kind: 'calls',
+      calls: [{ name: 'search_contacts', args: { query: t.from, limit: 1 }, reason: 'Identify the sender' }],
+    };
   const contact = firstContact(lookup);
   const who = contact?.name ?? t.from;
   const text = t.texts.join(' / ');
   if (t.urgent && input.hasTool('escalate') && !find(obs, 'escalate')) {
-    return call(
-      'escalate',
-      { reason: `Urgent text from ${who}`, from: t.from, text: text.slice(0, 500) },
-      'The message looks urgent: page the on-call person',
-    );
+    return {
+      kind: 'calls',
+      calls: [
+        {
+          name: 'escalate',
+          args: {
+            reason: `Urgent text from ${who}${t.triage?.kind ? ` (${t.triage.kind} emergency)` : ''}`,
+            from: t.from,
+            text: text.slice(0, 500),
+          },
+          reason: `The message looks urgent: page the on-call person${t.triage ? ` · ${classLine(t.triage)}` : ''}`,
+        },
+      ],
+    };
   }
   const send = find(obs, 'send_message');
   const esc = find(obs, 'escalate');
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
-  if (send)
-    return respond(
-      `${who} texted: “${text.slice(0, 300)}”. ${outcome(send, 'The acknowledgement was sent.', 'send the acknowledgement')}${escNote}`,
-    );
-  if (!contact) {
-    return respond(
-      `Text from an unknown number ${t.from}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
-    );
+  if (!send) {
+    if (!contact) return unknownSender(input, t, text, escNote);
+    const ack = smsReply(t.triage, contact.name, t.urgent);
+    const why = classLine(t.triage);
+    return {
+      kind: 'calls',
+      calls: [
+        {
+          name: 'send_message',
+          args: { to: t.from, text: ack },
+          reason: `Acknowledge ${who}'s text${why ? ` · ${why}` : ''}`,
+        },
+      ],
+    };
   }
-  const ack = t.urgent
-    ? `Hi ${firstName(who)}, we got your message and are treating it as urgent — our on-call person has been alerted and will contact you shortly.`
-    : `Hi ${firstName(who)}, thanks for your message — we've received it and someone from the team will get back to you soon.`;
-  return call('send_message', { to: t.from, text: ack }, `Acknowledge ${who}'s text`);
+  return {
+    kind: 'respond',
+    text: `${who} texted: “${text.slice(0, 300)}”. ${outcome(send, 'The acknowledgement was sent.', 'send the acknowledgement')}${escNote}`,
+  };
+}
+
+/**
+ * An unknown number: a lead or a viewing request gets ONE card that adds the sender as a prospect and sends
+ * the reply (welcome_contact); anything else alerts the team with what triage made of it — never silence.
+ */
+function unknownSender(
+  input: PlannerInput,
+  t: Extract<Trigger, { kind: 'inbound_sms' }>,
+  text: string,
+  escNote: string,
+): Plan {
+  const welcome = find(input.observations, 'welcome_contact');
+  const why = classLine(t.triage);
+  if (t.triage && NEWCOMER_CLASSES.has(t.triage.triageClass) && input.hasTool('welcome_contact')) {
+    if (!welcome) {
+      const name = t.texts.map(nameFromText).find(Boolean);
+      return {
+        kind: 'calls',
+        calls: [
+          {
+            name: 'welcome_contact',
+            args: {
+              phone: t.from,
+              ...(name ? { name } : {}),
+              role: 'prospect',
+              text: welcomeReply(name, t.triage),
+            },
+            reason: `New ${why} from an unknown number: add them as a prospect and reply`,
+          },
+        ],
+      };
+    }
+    return {
+      kind: 'respond',
+      text: `New ${why} from ${t.from}: “${text.slice(0, 300)}”. ${outcome(welcome, 'They were added as a prospect and the reply was sent.', 'add them and reply')}${escNote}`,
+    };
+  }
+  return {
+    kind: 'respond',
+    text: `Text from an unknown number ${t.from}${why ? ` (${why})` : ''}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
+  };
 }

@@ -47,6 +47,7 @@ export const SPEC_WRITE_TOOLS = [
   'delete_task',
   'escalate',
   'reply_to_sender',
+  'welcome_contact',
 ] as const;
 
 const internals = ['write_file', 'edit_file', 'delete_file', 'set_focus'];

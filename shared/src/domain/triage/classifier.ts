@@ -97,9 +97,16 @@ export function createTriageClassifier(model: TriageModelJson = TRIAGE_MODEL): T
   };
 }
 
+/** Words too common to explain anything on a card. */
+const PLAIN = new Set(
+  "a an and are at be but by can could do for from has have hi hello hey i i'm in is it it's its me my no not of on or our so that the their there this to us was we were what when will with would you your".split(
+    ' ',
+  ),
+);
+
 function topCues(explanation: Array<{ token: string; weight?: number }> | undefined): string[] {
   return (explanation ?? [])
-    .filter((e) => e.token && !isConceptToken(e.token) && (e.weight ?? 0) > 0)
+    .filter((e) => e.token && !isConceptToken(e.token) && !PLAIN.has(e.token) && (e.weight ?? 0) > 0)
     .sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0))
     .map((e) => e.token)
     .filter((t, i, all) => all.indexOf(t) === i)

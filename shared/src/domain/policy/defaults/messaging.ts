@@ -32,4 +32,10 @@ may_text_now(Phone) :- external_contact(Phone), quiet_hours, urgent.
 
 % The guard reads send_message's arguments by name: To is args.to, Text is args.text.
 send_message(To, Text) requires known_contact(To), sending_line(To, Line), may_text_now(To).
+
+% An unknown number asking about a unit is added as a prospect and answered from the shared line, on one
+% card (welcome_contact: Phone is args.phone). It is not a contact yet, so only the hour is checked.
+may_welcome_now :- not quiet_hours.
+may_welcome_now :- quiet_hours, urgent.
+welcome_contact(Phone, Text) requires may_welcome_now.
 `;

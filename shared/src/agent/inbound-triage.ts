@@ -1,0 +1,27 @@
+import type { TriageClassifier } from '../domain/triage/classifier';
+import type { TriageNote } from './types';
+
+/** What handle-events needs to triage an inbound message; absent → the keyword rules alone, as before. */
+export interface InboundTriageDeps {
+  triage?: TriageClassifier;
+  urgentKeywords?: readonly string[];
+}
+
+/**
+ * Classifies an inbound text or email before its run starts. A classifier failure is logged by the caller
+ * and the run goes on without a note (the keyword urgency still stands): triage never loses an event.
+ */
+export async function triageInbound(deps: InboundTriageDeps, text: string): Promise<TriageNote | undefined> {
+  if (!deps.triage) return undefined;
+  const t = await deps.triage.classify(text, deps.urgentKeywords ?? []);
+  return {
+    triageClass: t.triageClass,
+    ...(t.kind ? { kind: t.kind } : {}),
+    confidence: Math.round(t.confidence * 100) / 100,
+    cues: t.cues,
+    byKeywordFloor: t.byKeywordFloor,
+  };
+}
+
+/** The text an email is classified on: its subject and the start of its body. */
+export const emailTriageText = (subject: string, body: string) => `${subject}. ${body.slice(0, 800)}`;

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { rulesPlan } from './rules-planner';
+import { classLine, greeting, nameFromText, smsReply, welcomeReply } from './rules-triage';
+import type { PlannerInput, TriageNote } from './types';
+
+const note = (triageClass: TriageNote['triageClass'], extra: Partial<TriageNote> = {}): TriageNote => ({
+  triageClass,
+  confidence: 0.9,
+  cues: ['faucet', 'dripping'],
+  byKeywordFloor: false,
+  ...extra,
+});
+
+describe('greetings', () => {
+  it('use a real first name or none', () => {
+    expect(greeting('Maria Lopez')).toBe('Hi Maria,');
+    expect(greeting('')).toBe('Hi,');
+    expect(greeting(undefined)).toBe('Hi,');
+    expect(greeting('  ')).toBe('Hi,');
+    expect(greeting('+14155550177')).toBe('Hi,');
+  });
+
+  it('an email from an address with no display name is answered "Hi," (never "Hi ,")', () => {
+    const input: PlannerInput = {
+      trigger: {
+        kind: 'inbound_email',
+        count: 1,
+        email: {
+          messageId: 'm1',
+          threadId: 't1',
+          from: 'tenant4b@example.org',
+          to: 'office@oak.example',
+          subject: 'dishwasher',
+          date: new Date().toISOString(),
+          text: 'the dishwasher is not draining',
+          labels: ['INBOX'],
+          source: 'general',
+        },
+        triage: note('maintenance'),
+      },
+      observations: [{ name: 'search_contacts', args: {}, status: 'ok', result: { contacts: [] } }],
+      now: new Date(),
+      timezone: 'UTC',
+      hasTool: () => true,
+    };
+    const plan = rulesPlan(input);
+    expect(plan.kind).toBe('calls');
+    const call = plan.kind === 'calls' ? plan.calls[0] : undefined;
+    expect(String(call?.args.body)).toMatch(/^Hi,\n/);
+    expect(call?.reason).toMatch(/maintenance request · “faucet”, “dripping”/);
+  });
+});
+
+describe('what a card and a reply say', () => {
+  it('names the class and why, the kind for emergencies, and the keywords when the floor decided', () => {
+    expect(classLine(note('maintenance'), 'tenant')).toBe(
+      'maintenance request · “faucet”, “dripping” · tenant',
+    );
+    expect(classLine(note('emergency', { kind: 'gas', cues: ['smell gas'], byKeywordFloor: true }))).toBe(
+      'gas emergency · keywords “smell gas”',
+    );
+  });
+
+  it('has a reply for every class with no blank left to fill', () => {
+    for (const c of [
+      'maintenance',
+      'lead',
+      'showing',
+      'rent',
+      'lease',
+      'vendor_confirmation',
+      'other',
+    ] as const) {
+      const reply = smsReply(note(c), 'Maria Lopez', false);
+      expect(reply).toMatch(/^Hi Maria, /);
+      expect(reply).not.toMatch(/\[|\{|undefined|TBD|XX/);
+    }
+    const urgent = smsReply(note('emergency', { kind: 'gas' }), undefined, true);
+    expect(urgent).toMatch(/^Hi, we got your message about the gas emergency and are treating it as urgent/);
+    expect(urgent).toMatch(/leave the unit/);
+    expect(welcomeReply(undefined, note('lead'))).toMatch(
+      /^Hi, thanks for reaching out[\s\S]*May we have your name/,
+    );
+  });
+
+  it('reads a name only where the sender gave one', () => {
+    expect(nameFromText('Hi, my name is Jenna Park. Is the 2 bedroom still available?')).toBe('Jenna Park');
+    expect(nameFromText("Hi I'm Interested in the studio")).toBeUndefined();
+    expect(nameFromText('is the studio still available?')).toBeUndefined();
+    expect(nameFromText('This is Carlos, is the loft open?')).toBe('Carlos');
+  });
+});

@@ -1,0 +1,95 @@
+import { CLASS_TITLES, type EmergencyKind, type TriageClass } from '../domain/triage/labels';
+import type { TriageNote } from './types';
+
+/**
+ * What rules mode says and shows once triage has classified an inbound message (issue 17): the line a card
+ * carries ("maintenance request · “faucet”, “dripping”"), the greeting, and a reply per class that says what
+ * happens next and never leaves a blank to fill.
+ */
+
+/** "Hi Maria," with a real first name; "Hi," when there is none (never "Hi ,", never a number). */
+export function greeting(name: string | undefined): string {
+  const first =
+    name
+      ?.trim()
+      .split(/\s+/)[0]
+      ?.replace(/[^\p{L}'-]/gu, '') ?? '';
+  return first ? `Hi ${first},` : 'Hi,';
+}
+
+/** The class and why, for a card's reason and the team note. */
+export function classLine(t: TriageNote | undefined, who?: string): string {
+  if (!t) return '';
+  const title = t.triageClass === 'emergency' && t.kind ? `${t.kind} emergency` : CLASS_TITLES[t.triageClass];
+  const why = t.cues.length
+    ? t.byKeywordFloor
+      ? ` · keywords ${t.cues.map((c) => `“${c}”`).join(', ')}`
+      : ` · ${t.cues.map((c) => `“${c}”`).join(', ')}`
+    : '';
+  return `${title}${why}${who ? ` · ${who}` : ''}`;
+}
+
+/** What to do first, by kind, while the on-call person is on the way. */
+const SAFETY: Record<EmergencyKind, string> = {
+  water: 'If you can do it safely, turn off the water at the shutoff valve and keep away from wet outlets.',
+  fire: 'If there is fire or smoke, leave the building and call 911 first.',
+  gas: 'Please leave the unit now, do not switch anything on or off, and call 911 or the gas company from outside.',
+  security: 'If you are in danger, call 911 first and stay somewhere safe.',
+  heat: 'If anyone is at risk from the cold, please tell us so we can prioritise.',
+  electrical: 'Keep away from the outlet or wires and, if it is safe, switch off that breaker.',
+  medical: 'If anyone is hurt, call 911 first.',
+};
+
+const NEXT: Partial<Record<TriageClass, string>> = {
+  maintenance:
+    "thanks for letting us know — we've received it and will arrange for someone to take a look. We'll confirm a time with you before anyone comes by.",
+  lead: "thanks for your interest — we've received it. A member of our leasing team will reply shortly with availability and the next steps to apply.",
+  showing: "thanks — we've received it. We'll check the calendar and confirm a time with you shortly.",
+  rent: "thanks for your message about rent — we've received it and will check your account and get back to you.",
+  lease:
+    "thanks for your message about your lease — we've received it and will get back to you with the details.",
+  vendor_confirmation: "thanks for the update — we've received it and noted it on our side.",
+};
+
+/** The acknowledgement for a known contact's text, by class; `facts` are lines from the team's notes. */
+export function smsReply(
+  t: TriageNote | undefined,
+  name: string | undefined,
+  urgent: boolean,
+  facts: string[] = [],
+): string {
+  const hi = greeting(name);
+  const noted = facts.length ? ` From our notes: ${facts.join(' ')}` : '';
+  if (urgent) {
+    const kind = t?.kind;
+    const about = kind ? ` about the ${kind === 'security' ? 'security' : kind} emergency` : '';
+    const safety = kind ? ` ${SAFETY[kind]}` : '';
+    return `${hi} we got your message${about} and are treating it as urgent — our on-call person has been alerted and will contact you shortly.${safety}${noted}`;
+  }
+  const next = t ? NEXT[t.triageClass] : undefined;
+  return `${hi} ${next ?? "thanks for your message — we've received it and someone from the team will get back to you soon."}${noted}`;
+}
+
+/** A newcomer's first reply: what they asked about, and what happens next. */
+export function welcomeReply(name: string | undefined, t: TriageNote | undefined): string {
+  const about = t?.triageClass === 'showing' ? 'a viewing' : 'our rentals';
+  return `${greeting(name)} thanks for reaching out about ${about}. A member of our leasing team will text you shortly with availability and how to arrange a viewing. ${name ? 'What' : 'May we have your name, and what'} is your preferred move-in date?`;
+}
+
+/** A name the sender gave ("my name is Jenna", "this is Ana Ruiz"), or undefined. */
+export function nameFromText(text: string): string | undefined {
+  const m = text.match(
+    /\b(?:[Mm]y name is|[Mm]y name's|[Tt]his is|[Ii]'m|[Ii] am)\s+([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\b/,
+  );
+  const name = m?.[1];
+  if (!name) return undefined;
+  // "I'm Interested", "this is Regarding": capitalised words that are not names.
+  return /^(Interested|Looking|Writing|Regarding|Texting|Calling|Inquiring|Asking|Moving|Not|So|Very)\b/.test(
+    name,
+  )
+    ? undefined
+    : name;
+}
+
+/** Classes where an unknown number is most likely a prospective tenant. */
+export const NEWCOMER_CLASSES = new Set<TriageClass>(['lead', 'showing']);

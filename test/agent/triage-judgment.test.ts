@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createWorld, ONCALL, type Servers, smsEvent, startServers, type World } from './harness';
+
+/**
+ * Rules mode with the trained triage (issue 17), through the worker's whole path (queue → admission → run →
+ * DynamoDB, OpenPhone/Twilio emulators): what keyword rules missed. Email cases run on the local stack, with
+ * the Gmail emulator (test/flow-triage.test.ts).
+ */
+let servers: Servers;
+let world: World;
+beforeAll(async () => {
+  servers = await startServers();
+  world = await createWorld(servers);
+});
+afterAll(async () => {
+  await world?.stop();
+  await servers?.stop();
+});
+
+describe('emergencies phrased without any keyword', () => {
+  test.each([
+    ['+14155550161', "It's raining from my kitchen ceiling and the floor is soaked, please come", 'water'],
+    ['+14155550162', 'Someone kicked my door in last night and took the TV and my laptop', 'security'],
+  ])('%s: "%s" pages on-call (%s)', async (from, text, kind) => {
+    const event = smsEvent(from, text, servers.clock());
+    expect((event.payload as { urgent: boolean }).urgent).toBe(false); // the keyword rules see nothing
+    const pagesBefore = servers.twilio.state.messages.length;
+    await world.deliver(event);
+    const pages = servers.twilio.state.messages.slice(pagesBefore);
+    expect(pages.map((p) => p.to)).toEqual([ONCALL]);
+    const actions = await world.actionsFor(`sms:${from}`);
+    const page = actions.find((a) => a.tool === 'escalate');
+    expect(page?.status).toBe('EXECUTED');
+    expect(String(page?.args.reason)).toContain(`${kind} emergency`);
+    expect(page?.reason).toMatch(new RegExp(`${kind} emergency`));
+  });
+});
+
+test('an unknown number asking about a unit gets ONE card that adds them as a prospect and replies, run once in order', async () => {
+  const from = '+14155550163';
+  const text = "Hi, my name is Jenna Park. Is the 2 bedroom on Maple still available? I'd love to see it";
+  await world.deliver(smsEvent(from, text, servers.clock()));
+  const actions = await world.actionsFor(`sms:${from}`);
+  expect(actions.map((a) => a.tool)).toEqual(['welcome_contact']);
+  const card = actions[0]!;
+  expect(card.status).toBe('PENDING');
+  expect(card.args).toMatchObject({ phone: from, name: 'Jenna Park', role: 'prospect' });
+  expect(String(card.args.text)).toMatch(/^Hi Jenna, thanks for reaching out/);
+  expect(card.summary).toMatch(/Add Jenna Park as a contact \(prospect, \+14155550163\), then text/);
+  expect(card.reason).toMatch(/lead \/ vacancy inquiry/);
+  expect(world.sentTo(from)).toEqual([]);
+
+  await world.decide(card, 'approve');
+  await world.work();
+  const contacts = [...servers.openphone.state.contacts.values()].filter((c) =>
+    c.defaultFields.phoneNumbers.some((p) => p.value === from),
+  );
+  expect(contacts).toHaveLength(1);
+  expect(contacts[0]?.defaultFields).toMatchObject({
+    firstName: 'Jenna',
+    lastName: 'Park',
+    role: 'prospect',
+  });
+  expect(world.sentTo(from).map((m) => m.text)).toEqual([card.args.text]);
+  const created = Date.parse(contacts[0]!.createdAt);
+  const sent = servers.openphone.state.sent.find((m) => m.to.includes(from));
+  expect(Date.parse(sent!.createdAt)).toBeGreaterThanOrEqual(created);
+  // Redelivery of the decision changes nothing: still one contact, one text.
+  await world.work();
+  expect(world.sentTo(from)).toHaveLength(1);
+  expect((await world.actionsFor(`sms:${from}`))[0]?.status).toBe('EXECUTED');
+});
+
+test('an unknown number that is not a lead still gets a team alert, not silence', async () => {
+  const from = '+14155550164';
+  const before = world.notifications.length;
+  await world.deliver(
+    smsEvent(from, 'Who do I talk to about the noise from upstairs every night?', servers.clock()),
+  );
+  expect(await world.actionsFor(`sms:${from}`)).toEqual([]);
+  const conv = await world.conversationFor(`sms:${from}`);
+  const last = (await world.core.conversations.listMessages(conv!.id)).at(-1)?.text ?? '';
+  expect(last).toMatch(/unknown number/);
+  expect(world.notifications.slice(before).map((n) => n.kind)).toEqual(['alert']);
+});
