@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import { clerkUserLookup } from '../../shared/src/auth/clerk-user-lookup';
 import {
   bearerToken,
   createSessionVerifier,
@@ -35,6 +36,15 @@ export function verifierFor(core: Core): VerifySession {
         : [new URL(c.PUBLIC_BASE_URL).origin],
       allowedDomains: c.ALLOWED_EMAIL_DOMAINS,
       adminEmails: c.ADMIN_EMAILS,
+      ...(c.CLERK_SECRET_KEY
+        ? {
+            lookupUser: clerkUserLookup({
+              secretKey: c.CLERK_SECRET_KEY,
+              ...(c.CLERK_API_URL ? { apiUrl: c.CLERK_API_URL } : {}),
+              clock: core.clock,
+            }),
+          }
+        : {}),
     });
     verifiers.set(core, v);
   }

@@ -184,6 +184,8 @@ export interface GoogleEmulatorState {
   /** Makes `messages.send` replace the client's Message-ID with its own, to test reconciliation fallbacks. */
   replaceSentMessageIds(on: boolean): void;
   readonly tokensIssued: number;
+  /** Every delegated token request: the scopes asked for and whether they were granted. */
+  readonly tokenRequests: Array<{ subject?: string; scopes: string[]; granted: boolean }>;
   readonly requests: RequestRecord[];
 }
 
@@ -214,6 +216,8 @@ export interface GoogleEmulator {
     GOOGLE_IMPERSONATE_USER: string;
   };
   state: GoogleEmulatorState;
+  /** What the emulated Workspace admin delegated; tests and `npm run doctor` states change it live. */
+  delegatedScopes: Set<string>;
   stop(): Promise<void>;
 }
 
@@ -289,6 +293,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
   const accounts = new Map<string, KeyObject>([[clientEmail, publicKey]]);
   const tokens = new Map<string, { subject?: string; scopes: string[]; expiresAt: number }>();
   let tokensIssued = 0;
+  const tokenRequests: Array<{ subject?: string; scopes: string[]; granted: boolean }> = [];
   let replaceMessageIds = false;
   const overrides: Override[] = [];
   const requests: RequestRecord[] = [];
@@ -482,7 +487,9 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       if (!claims.sub.toLowerCase().endsWith(`@${domain}`)) {
         return oauthError(400, 'invalid_grant', 'Invalid email or User ID');
       }
-      if (!scopes.every((s) => delegatedScopes.has(s))) {
+      const granted = scopes.every((s) => delegatedScopes.has(s));
+      tokenRequests.push({ subject: claims.sub.toLowerCase(), scopes, granted });
+      if (!granted) {
         return oauthError(
           401,
           'unauthorized_client',
@@ -1213,6 +1220,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     get tokensIssued() {
       return tokensIssued;
     },
+    tokenRequests,
     requests,
   };
 
@@ -1230,6 +1238,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       GOOGLE_IMPERSONATE_USER: defaultMailbox,
     },
     state,
+    delegatedScopes,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

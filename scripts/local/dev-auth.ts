@@ -48,6 +48,8 @@ export function loadOrCreateDevKeyPair(dir?: string): DevKeyPair {
 export function devAuthEnv(opts: {
   dir?: string;
   env: Record<string, string | undefined>;
+  /** The local Clerk users emulator: the API looks up each session's email there. */
+  clerk?: { url: string; secretKey: string };
 }): Record<string, string> {
   if (opts.env.CLERK_JWT_KEY) return {};
   const pair = loadOrCreateDevKeyPair(opts.dir);
@@ -55,6 +57,7 @@ export function devAuthEnv(opts: {
   return {
     CLERK_JWT_KEY: pair.publicKeyPem,
     DEV_AUTH_PRIVATE_KEY: pair.privateKeyPem,
+    ...(opts.clerk ? { CLERK_SECRET_KEY: opts.clerk.secretKey, CLERK_API_URL: opts.clerk.url } : {}),
     ALLOWED_EMAIL_DOMAINS: opts.env.ALLOWED_EMAIL_DOMAINS || TEAM_DOMAIN,
     ...(owner && !opts.env.ADMIN_EMAILS ? { ADMIN_EMAILS: owner.email } : {}),
   };

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import webpush from 'web-push';
+import { startClerkEmulator } from '../emulators/clerk';
 import { startClickUpEmulator } from '../emulators/clickup';
 import { startGitServer } from '../emulators/git-server';
 import { startGoogleEmulator } from '../emulators/google';
 import { startOpenPhoneEmulator } from '../emulators/openphone';
 import { startPushService } from '../emulators/push-service';
-import { DEMO_LINES, TEAM_DOMAIN } from '../emulators/seed/demo-team';
+import { DEMO_LINES, DEMO_PEOPLE, TEAM_DOMAIN } from '../emulators/seed/demo-team';
 import { startTwilioEmulator } from '../emulators/twilio';
 
 export interface LocalSecrets {
@@ -79,6 +80,15 @@ export async function startEmulators(opts: {
   stops.push(() => google.stop());
   const clickup = await startClickUpEmulator({ token: s.clickUpToken });
   stops.push(() => clickup.stop());
+  // Clerk's users endpoint, so dev sessions are stock v2 tokens and the API looks emails up as in production.
+  const clerk = await startClerkEmulator({
+    users: DEMO_PEOPLE.filter((p) => p.internal).map((p) => ({
+      email: p.email,
+      firstName: p.firstName,
+      lastName: p.lastName,
+    })),
+  });
+  stops.push(() => clerk.stop());
   const push = await startPushService({ verbose: true, log: (l) => opts.log(`push-service: ${l}`) });
   stops.push(() => push.stop());
   const git = await startGitServer(opts.dataDir ? { root: join(opts.dataDir, 'git') } : {});
@@ -117,6 +127,7 @@ export async function startEmulators(opts: {
   opts.log(`Twilio          ${twilio.url}`);
   opts.log(`Google          ${google.url}`);
   opts.log(`ClickUp         ${clickup.url}`);
+  opts.log(`Clerk (users)   ${clerk.url}`);
   opts.log(`Push service    ${push.url}`);
   opts.log(`Git (memory)    ${memoryUrl}`);
   return {
@@ -125,6 +136,7 @@ export async function startEmulators(opts: {
     twilio,
     google,
     clickup,
+    clerk,
     push,
     git,
     async stop() {

@@ -135,7 +135,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       ...timers.env,
       EVENTS_MAX_RECEIVE_COUNT: String(maxReceiveCount),
       LOG_LEVEL: 'WARN',
-      ...devAuthEnv({ dir: opts.dataDir, env: { ...process.env, ...opts.env } }),
+      ...devAuthEnv({
+        dir: opts.dataDir,
+        env: { ...process.env, ...opts.env },
+        ...(emulators ? { clerk: emulators.clerk } : {}),
+      }),
       ...opts.env,
     };
     Object.assign(process.env, env);

@@ -57,6 +57,8 @@ export const configSchema = z.object({
   CLERK_JWT_KEY: optional,
   CLERK_AUTHORIZED_PARTIES: csv(),
   CLERK_PUBLISHABLE_KEY: optional,
+  CLERK_SECRET_KEY: optional,
+  CLERK_API_URL: optionalUrl,
   DEV_AUTH_PRIVATE_KEY: optional,
 
   OPENPHONE_API_BASE: z._default(url, 'https://api.openphone.com'),

@@ -20,6 +20,15 @@ beforeAll(async () => {
   tokens.foreignKey = await h.token(ADMIN, { privateKeyPem: foreign.privateKeyPem });
   tokens.foreignDomain = await h.token('mallory@evil.example');
   tokens.otherSite = await h.token(ADMIN, { azp: 'https://evil.example' });
+  // Issue 12 item 5 / issue 13: only a verified address, parsed as exactly one address, of an allowed domain.
+  tokens.unverified = await h.token('pat@oakproperties.example', { unverified: true });
+  tokens.claimUnverified = await h.token('quinn@oakproperties.example', {
+    extra: { email: 'quinn@oakproperties.example', email_verified: false },
+  });
+  tokens.doubleAtClaim = await h.token('mallory1@evil.example', {
+    extra: { email: 'mallory@evil.example@oakproperties.example', email_verified: true },
+  });
+  tokens.doubleAtClerk = await h.token('mallory@evil.example@oakproperties.example');
   // A member's token with the payload rewritten to claim the admin's email; the signature no longer matches.
   const [head, payload, sig] = tokens.member.split('.') as [string, string, string];
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
@@ -89,6 +98,10 @@ describe('every other route × every bad credential', () => {
     ['a token signed by another key', 'foreignKey', 401, /signature/i],
     ['a token issued for another site', 'otherSite', 401, /another site/i],
     ['a foreign email domain', 'foreignDomain', 403, /evil\.example/],
+    ['an unverified email (looked up in Clerk)', 'unverified', 403, /not verified/],
+    ['an unverified email claim', 'claimUnverified', 403, /not verified/],
+    ['two @ in a verified email claim', 'doubleAtClaim', 403, /not a single valid email address/],
+    ['two @ in the Clerk primary email', 'doubleAtClerk', 403, /not a single valid email address/],
   ];
 
   test('protected routes refuse each bad credential with the right status and a clear JSON message', async () => {

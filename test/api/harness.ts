@@ -1,12 +1,13 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { createApp } from '../../functions/api/app';
+import { startClerkEmulator } from '../../scripts/emulators/clerk';
 import { startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
 import { generateDevKeyPair } from '../../scripts/local/dev-auth';
 import { devRoutes } from '../../scripts/local/dev-routes';
 import { ensureQueues } from '../../scripts/local/queues';
 import { startSqs } from '../../scripts/local/sqs';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { signDevSessionToken } from '../../shared/src/auth/dev-session';
+import { devUserId, signDevSessionToken } from '../../shared/src/auth/dev-session';
 import { buildApiDeps } from '../../shared/src/composition/api';
 import { buildCore } from '../../shared/src/composition/core';
 import { parseConfig } from '../../shared/src/config';
@@ -37,6 +38,8 @@ export async function startApiHarness(
   // The decision-time checks look recipients up in the address book, as the deployed API does.
   const openphone = await startOpenPhoneEmulator({ apiKey: 'op_api_test' });
   const keys = generateDevKeyPair();
+  // Tokens are stock v2 tokens (no email): the API looks every user up in this Clerk emulator.
+  const clerk = await startClerkEmulator();
   const core = buildCore(
     parseConfig({
       STAGE: opts.stage ?? 'test',
@@ -51,6 +54,8 @@ export async function startApiHarness(
       CLERK_JWT_KEY: keys.publicKeyPem,
       CLERK_AUTHORIZED_PARTIES: ORIGIN,
       DEV_AUTH_PRIVATE_KEY: keys.privateKeyPem,
+      CLERK_SECRET_KEY: clerk.secretKey,
+      CLERK_API_URL: clerk.url,
       VAPID_PUBLIC_KEY: 'BPublicVapidKeyForTests',
       VAPID_PRIVATE_KEY: 'never-in-a-response',
       OPENPHONE_API_KEY: 'op_api_test',
@@ -66,15 +71,39 @@ export async function startApiHarness(
     chatPollMs: 50,
   });
 
+  const known = new Set<string>();
+  /**
+   * A session for `email`: the user is registered in the Clerk emulator (verified unless `unverified`) and the
+   * token is a stock v2 token carrying only their id; `extra` adds custom claims (a customised template).
+   */
   async function token(
     email: string,
-    o: { now?: Date; ttlSeconds?: number; privateKeyPem?: string; azp?: string; name?: string } = {},
+    o: {
+      now?: Date;
+      ttlSeconds?: number;
+      privateKeyPem?: string;
+      azp?: string;
+      name?: string;
+      unverified?: boolean;
+      extra?: Record<string, unknown>;
+    } = {},
   ) {
+    const userId = devUserId(email);
+    if (!known.has(userId)) {
+      const [firstName, ...rest] = (o.name ?? '').split(' ');
+      clerk.addUser({
+        email,
+        verified: !o.unverified,
+        ...(firstName ? { firstName } : {}),
+        ...(rest.length ? { lastName: rest.join(' ') } : {}),
+      });
+      known.add(userId);
+    }
     const { token } = await signDevSessionToken(o.privateKeyPem ?? keys.privateKeyPem, {
-      email,
+      userId,
       azp: o.azp ?? ORIGIN,
       issuer: 'https://clerk.switchboard.test',
-      ...(o.name ? { name: o.name } : {}),
+      ...(o.extra ? { extra: o.extra } : {}),
       ...(o.now ? { now: o.now } : {}),
       ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
     });
@@ -118,6 +147,7 @@ export async function startApiHarness(
     app,
     core,
     keys,
+    clerk,
     token,
     call,
     receiveEvents,
@@ -128,6 +158,7 @@ export async function startApiHarness(
       core.dynamo.raw.destroy();
       table.raw.destroy();
       await sqs.stop();
+      await clerk.stop();
       await openphone.stop();
     },
   };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startGoogleEmulator } from '../../scripts/emulators/google';
 import { vendorStatusResponse } from '../../shared/src/contracts/api';
 import { ADMIN, MEMBER, startApiHarness } from './harness';
 
@@ -36,4 +37,23 @@ test('a deprecated model is a warning with its date; a retired one an error nami
 test('members cannot read it', async () => {
   const res = await h.call('GET', '/api/admin/vendor-status', { token: await h.token(MEMBER) });
   expect(res.status).toBe(403);
+});
+
+test('a Google group whose scope is not delegated is an error on the admin screen; the others are fine', async () => {
+  const google = await startGoogleEmulator();
+  google.delegatedScopes.delete('https://www.googleapis.com/auth/calendar.events');
+  const g = await startApiHarness({ env: google.env });
+  try {
+    const res = await g.call('GET', '/api/admin/vendor-status', { token: await g.token(ADMIN) });
+    const notices = vendorStatusResponse.parse(await res.json()).notices.filter((n) => n.vendor === 'google');
+    expect(notices.map((n) => [n.check, n.state])).toEqual([
+      ['gmail', 'ok'],
+      ['calendar', 'error'],
+      ['drive', 'ok'],
+    ]);
+    expect(notices[1]?.message).toMatch(/calendar\.events/);
+  } finally {
+    await g.stop();
+    await google.stop();
+  }
 });

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { googleGroupGates } from '../../../shared/src/adapters/google/tool-groups';
 import {
   instructionsResponse,
   updateInstructionsRequest,
@@ -21,7 +22,11 @@ export function registerAdminRoutes(app: Hono<AppEnv>) {
     return reply(c, instructionsResponse, result);
   });
 
-  app.get('/api/admin/vendor-status', async (c) =>
-    reply(c, vendorStatusResponse, await vendorStatus(c.get('core'))),
-  );
+  app.get('/api/admin/vendor-status', async (c) => {
+    const core = c.get('core');
+    const g = core.config;
+    const googleGroups =
+      g.GOOGLE_SERVICE_ACCOUNT_JSON && g.GOOGLE_IMPERSONATE_USER ? Object.values(googleGroupGates(g)) : [];
+    return reply(c, vendorStatusResponse, await vendorStatus({ ...core, googleGroups }));
+  });
 }

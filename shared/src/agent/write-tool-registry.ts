@@ -5,6 +5,7 @@ import { escalate } from '../tools/escalation';
 import { googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
+import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 
 /** Only schemas are used from tools bound this way: the decision never runs a write. */
@@ -21,6 +22,7 @@ export async function writeToolRegistry(
   const tools: BoundTool[] = [
     ...bindAll(openPhoneTools, schemaOnly),
     bindTool(replyToSender, schemaOnly),
+    bindTool(welcomeContact, schemaOnly),
     bindTool(escalate, schemaOnly),
     ...bindAll(googleTools, schemaOnly),
     ...bindAll(clickUpTools, schemaOnly),

@@ -1,6 +1,8 @@
 import { verifyToken } from '@clerk/backend';
 import type { SessionUser } from '../contracts/api';
+import { domainAllowed, parseEmailAddress } from '../domain/email-address';
 import { ConfigError, ForbiddenError, UnauthorizedError } from '../errors';
+import type { LookupUserEmail } from './clerk-user-lookup';
 
 export interface SessionVerifierOptions {
   /** The Clerk instance's PEM public key (CLERK_JWT_KEY): verification is networkless. */
@@ -10,6 +12,11 @@ export interface SessionVerifierOptions {
   /** Email domains whose members may use the app; empty means nobody (fail closed). */
   allowedDomains: string[];
   adminEmails: string[];
+  /**
+   * The user's primary email from Clerk's Backend API (needs CLERK_SECRET_KEY), for tokens without a verified
+   * `email` claim — a stock Clerk session token has none.
+   */
+  lookupUser?: LookupUserEmail;
 }
 
 export type VerifySession = (token: string | undefined) => Promise<SessionUser>;
@@ -29,8 +36,10 @@ const REASONS: Record<string, string> = {
  * Checks a Clerk session token and turns it into the caller. Every session goes through Clerk's own
  * `verifyToken` with the instance's PEM key — locally too, where the dev sign-in signs tokens with a local
  * key pair and CLERK_JWT_KEY is its public half — so there is no second, weaker path to get wrong.
- * Then the email domain must be allow-listed; admins are ADMIN_EMAILS or carry a `role: admin` claim
- * (a custom session claim, e.g. from the user's public metadata).
+ * The email comes from a custom `email` claim only when an `email_verified` claim stands beside it;
+ * otherwise (a stock v2 token) from Clerk's Backend API. It must be verified, parse as exactly one address,
+ * and be on an allow-listed domain. Admins are ADMIN_EMAILS or carry a `role: admin` claim (a custom
+ * session claim, e.g. from the user's public metadata).
  */
 export function createSessionVerifier(opts: SessionVerifierOptions): VerifySession {
   if (!opts.jwtKey) throw new ConfigError('CLERK_JWT_KEY is not set: no session can be verified');
@@ -48,25 +57,47 @@ export function createSessionVerifier(opts: SessionVerifierOptions): VerifySessi
       );
     }
     const claims = payload as unknown as Record<string, unknown>;
-    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-    if (!email.includes('@')) {
+    const who = await verifiedEmail(String(payload.sub), claims, opts.lookupUser);
+    const parsed = parseEmailAddress(who.email);
+    if (!parsed) throw new ForbiddenError(`“${who.email}” is not a single valid email address.`);
+    if (!domainAllowed(parsed, domains)) {
       throw new ForbiddenError(
-        'The session carries no email, so the team allow-list cannot be checked. Add an `email` claim to the Clerk session token.',
+        `${parsed.address} is not on this team: the ${parsed.domain} domain is not allowed here.`,
       );
     }
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    if (!domains.has(domain)) {
-      throw new ForbiddenError(`${email} is not on this team: the ${domain} domain is not allowed here.`);
-    }
     const metadata = claims.metadata as { role?: unknown } | undefined;
-    const isAdmin = admins.has(email) || claims.role === 'admin' || metadata?.role === 'admin';
-    return {
-      id: String(payload.sub),
-      email,
-      ...(typeof claims.name === 'string' && claims.name ? { name: claims.name } : {}),
-      isAdmin,
-    };
+    const isAdmin = admins.has(parsed.address) || claims.role === 'admin' || metadata?.role === 'admin';
+    const name = typeof claims.name === 'string' && claims.name ? claims.name : who.name;
+    return { id: String(payload.sub), email: parsed.address, ...(name ? { name } : {}), isAdmin };
   };
+}
+
+/** The caller's email, verified: from the token's claims when they say so, else from Clerk. */
+async function verifiedEmail(
+  userId: string,
+  claims: Record<string, unknown>,
+  lookup: LookupUserEmail | undefined,
+): Promise<{ email: string; name?: string }> {
+  // A custom claim counts only with its verification status beside it (e.g. {{user.primary_email_address}}
+  // and {{user.email_verified}} in the session token template); an email alone is not proof.
+  if (typeof claims.email === 'string' && typeof claims.email_verified === 'boolean') {
+    if (!claims.email_verified) throw unverified(claims.email);
+    return { email: claims.email };
+  }
+  if (!lookup) {
+    throw new ForbiddenError(
+      'The session carries no verified email and the API cannot look it up: set CLERK_SECRET_KEY (or add `email` and `email_verified` claims to the Clerk session token).',
+    );
+  }
+  const user = await lookup(userId);
+  if (!user?.email)
+    throw new ForbiddenError('Your Clerk account has no primary email address; add one and sign in again.');
+  if (!user.verified) throw unverified(user.email);
+  return { email: user.email, ...(user.name ? { name: user.name } : {}) };
+}
+
+function unverified(email: string) {
+  return new ForbiddenError(`${email} is not verified yet; verify it in your account, then sign in again.`);
 }
 
 /** The session token from `Authorization: Bearer …`; cookies are ignored on purpose (no CSRF surface). */

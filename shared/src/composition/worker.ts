@@ -1,5 +1,7 @@
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
+import { emailTriageText } from '../agent/inbound-triage';
+import type { EventEnvelope } from '../contracts/events';
 import type { ConsumeDeps } from '../use-cases/consume-record';
 import { buildAgent } from './agent';
 import { type Core, getCore } from './core';
@@ -17,6 +19,13 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
     ...agent.deps,
     core,
     cooldownSeconds: core.config.COOLDOWN_SECONDS,
+    isUrgent: async (event) => {
+      const text = urgencyText(event);
+      if (!text || !agent.deps.triage) return false;
+      return (
+        (await agent.deps.triage.classify(text, core.config.URGENT_KEYWORDS)).triageClass === 'emergency'
+      );
+    },
     ...(vapid
       ? {
           push: {
@@ -29,6 +38,13 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
         }
       : {}),
   };
+}
+
+/** The text triage reads for an inbound event; other events are never urgent here. */
+function urgencyText(event: EventEnvelope): string | undefined {
+  if (event.type === 'sms.received') return event.payload.text;
+  if (event.type === 'email.received') return emailTriageText(event.payload.subject, event.payload.text);
+  return undefined;
 }
 
 let cached: ReturnType<typeof buildWorkerDeps> | undefined;

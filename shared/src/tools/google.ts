@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { createGoogleAuth } from '../adapters/google/auth';
 import { createGmailMailbox } from '../adapters/google/gmail-mailbox';
 import { createGoogleCalendar, parseEventTime } from '../adapters/google/google-calendar';
 import { createGoogleDrive } from '../adapters/google/google-drive';
+import { gated, googleGroupGates } from '../adapters/google/tool-groups';
 import type { Config } from '../config';
 import { ForbiddenError } from '../errors';
 import type { Calendar, CalendarEvent } from '../ports/calendar';
@@ -576,21 +576,25 @@ export type GoogleConfig = Pick<
  */
 export function buildGoogleToolDeps(config: GoogleConfig): GoogleToolDeps | undefined {
   if (!config.GOOGLE_SERVICE_ACCOUNT_JSON || !config.GOOGLE_IMPERSONATE_USER) return undefined;
-  const auth = createGoogleAuth({
-    serviceAccount: config.GOOGLE_SERVICE_ACCOUNT_JSON,
-    subject: config.GOOGLE_IMPERSONATE_USER,
-    ...(config.GOOGLE_TOKEN_URL ? { tokenUrl: config.GOOGLE_TOKEN_URL } : {}),
-  });
+  const gates = googleGroupGates(config);
   const rootUrl = config.GOOGLE_API_BASE ? `${config.GOOGLE_API_BASE.replace(/\/$/, '')}/` : undefined;
-  const common = { auth, ...(rootUrl ? { rootUrl } : {}) };
+  const root = rootUrl ? { rootUrl } : {};
+  // One token per tool group with only that group's scopes: an undelegated scope switches off its group only.
   return {
-    mailbox: createGmailMailbox({
-      ...common,
-      address: config.GOOGLE_IMPERSONATE_USER,
-      fromName: config.TEAM_NAME,
-      bodyLimit: config.EMAIL_BODY_LIMIT,
-    }),
-    calendar: createGoogleCalendar({ ...common, timezone: config.TEAM_TIMEZONE }),
-    drive: createGoogleDrive(common),
+    mailbox: gated(
+      createGmailMailbox({
+        auth: gates.gmail.auth,
+        ...root,
+        address: config.GOOGLE_IMPERSONATE_USER,
+        fromName: config.TEAM_NAME,
+        bodyLimit: config.EMAIL_BODY_LIMIT,
+      }),
+      gates.gmail,
+    ),
+    calendar: gated(
+      createGoogleCalendar({ auth: gates.calendar.auth, ...root, timezone: config.TEAM_TIMEZONE }),
+      gates.calendar,
+    ),
+    drive: gated(createGoogleDrive({ auth: gates.drive.auth, ...root }), gates.drive),
   };
 }

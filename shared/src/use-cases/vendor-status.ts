@@ -1,23 +1,43 @@
 import { type Config, DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
 import type { VendorNotice, VendorStatusResponse } from '../contracts/api';
 import { checkConfiguredModels } from '../domain/model-lifecycle';
-import { AppError } from '../errors';
+import { AppError, isAppError } from '../errors';
 
 export interface VendorStatusDeps {
   config: Pick<Config, 'ANTHROPIC_API_KEY' | 'ANTHROPIC_MODEL' | 'ANTHROPIC_HELPER_MODEL'>;
   clock: () => Date;
+  /** One probe per configured Google tool group (adapters/google/tool-groups.ts `GroupGate`). */
+  googleGroups?: ReadonlyArray<{ group: string; label: string; check(): Promise<void> }>;
 }
 
 /**
- * The admin screen's vendor notices, computed from configuration and the clock (no vendor call): a model
- * near its end of life shows here as well as in the worker's start-up log.
+ * The admin screen's vendor notices: a model near or past its end of life (from configuration and the
+ * clock, as in the worker's start-up log) and each Google tool group's delegation (one token request per
+ * group, the same probe the tools make).
  */
 export async function vendorStatus(deps: VendorStatusDeps): Promise<VendorStatusResponse> {
-  return { notices: modelNotices(deps) };
+  return { notices: [...modelNotices(deps), ...(await googleNotices(deps))] };
+}
+
+async function googleNotices({ googleGroups = [] }: VendorStatusDeps): Promise<VendorNotice[]> {
+  return Promise.all(
+    googleGroups.map(async (gate): Promise<VendorNotice> => {
+      const label = gate.label;
+      try {
+        await gate.check();
+        return { vendor: 'google', check: gate.group, state: 'ok', message: `${label}: delegated.` };
+      } catch (e) {
+        const disabled = isAppError(e) && e.code === 'integration_disabled';
+        const message = disabled ? e.message : `${label}: ${String(e).slice(0, 300)}`;
+        return { vendor: 'google', check: gate.group, state: 'error', message };
+      }
+    }),
+  );
 }
 
 function modelNotices({ config: c, clock }: VendorStatusDeps): VendorNotice[] {
-  if (!c.ANTHROPIC_API_KEY) return [];
+  // Not gated on ANTHROPIC_API_KEY: on AWS the API's secret group does not hold it, and the model settings
+  // are plain settings, so the admin sees a retiring model whichever function would use it.
   const settings = { ANTHROPIC_MODEL: c.ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: c.ANTHROPIC_HELPER_MODEL };
   const defaults = {
     ANTHROPIC_MODEL: DEFAULT_ANTHROPIC_MODEL,

@@ -1,4 +1,5 @@
-import { ClerkProvider, SignIn, useAuth as useClerkAuth } from '@clerk/clerk-react';
+import { ClerkProvider, SignIn, useAuth as useClerkAuth } from '@clerk/react';
+import { ClerkOfflineError } from '@clerk/react/errors';
 import { type ReactNode, useMemo } from 'react';
 import { type Auth, AuthContext } from './auth-context';
 
@@ -28,6 +29,14 @@ function ClerkSignIn({ next }: { next: string }) {
   );
 }
 
+/** Shown as is by describeError: the session could not be refreshed because there is no connection. */
+export class OfflineError extends Error {
+  constructor() {
+    super('You are offline, so your session could not be refreshed. Check the connection and try again.');
+    this.name = 'OfflineError';
+  }
+}
+
 function ClerkBridge({ children }: { children: ReactNode }) {
   const { isLoaded, isSignedIn, getToken, signOut } = useClerkAuth();
   const auth = useMemo<Auth>(
@@ -35,7 +44,16 @@ function ClerkBridge({ children }: { children: ReactNode }) {
       kind: 'clerk',
       ready: isLoaded,
       signedIn: Boolean(isSignedIn),
-      getToken: () => getToken(),
+      getToken: async () => {
+        try {
+          return await getToken();
+        } catch (e) {
+          // @clerk/react 6 throws instead of answering null when the browser is offline: say so plainly
+          // rather than sending an unauthenticated request that would come back as "sign in required".
+          if (ClerkOfflineError.is(e)) throw new OfflineError();
+          throw e;
+        }
+      },
       signOut: () => signOut(),
       SignIn: ClerkSignIn,
     }),
