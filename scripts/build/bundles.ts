@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { parseDeployment, stackName } from '../../infra/lib/deployment';
 
 /**
  * The Lambda artifacts exactly as the CDK app builds them (`cdk synth` → cdk.out/asset.<hash>/), for the
@@ -29,7 +30,8 @@ export interface BuiltBundles {
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const INPUTS = ['functions', 'shared/src', 'infra/lib', 'infra/bin', 'scripts/build'];
-const STACK = 'SwitchboardStateless';
+// The stack the default deployment (stage dev) synthesizes; its name follows the stage.
+const STACK = stackName(parseDeployment({}), 'Stateless');
 
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];

@@ -1,9 +1,10 @@
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClickUpEmulator, startClickUpEmulator } from '../../../scripts/emulators/clickup';
 import { DEMO_CLICKUP_IDS } from '../../../scripts/emulators/seed/clickup-data';
 import { NotFoundError, ValidationError } from '../errors';
 import type { TaskBoard } from '../ports/task-board';
-import { createClickUpTaskBoard } from './clickup-http';
+import { createClickUpTaskBoard, dueFields } from './clickup-http';
 
 const TOKEN = 'pk_test_emulator_token';
 let emu: ClickUpEmulator;
@@ -16,6 +17,7 @@ beforeAll(async () => {
     token: TOKEN,
     teamId: emu.teamId,
     retry: { minDelayMs: 5, maxDelayMs: 50 },
+    timezone: 'America/New_York',
   });
 });
 afterAll(async () => {
@@ -101,7 +103,8 @@ describe('ClickUp writes', () => {
     const stored = emu.state.task(created.id);
     expect(stored).toMatchObject({
       priority: 3,
-      dueDate: Date.parse('2025-04-10'),
+      // 04:00 New York time (EDT) on the day, as ClickUp stores a date-only due date.
+      dueDate: Date.parse('2025-04-10T08:00:00Z'),
       dueDateTime: false,
       tags: ['plumbing'],
     });
@@ -209,5 +212,49 @@ describe('ClickUp failures', () => {
   it('retries a 5xx on reads', async () => {
     emu.state.failNext(`/api/v2/list/${DEMO_CLICKUP_IDS.leasing}/task`, 502);
     await expect(board.getTasks({ listId: DEMO_CLICKUP_IDS.leasing })).resolves.not.toHaveLength(0);
+  });
+});
+
+describe('date-only due dates (ClickUp: 4 am in the setter’s zone, due_date_time false)', () => {
+  it('land on the intended day in the team zone on both sides of each DST change', async () => {
+    const cases: Array<[string, string, string]> = [
+      // New York: spring forward 2026-03-08 02:00, fall back 2026-11-01 02:00.
+      ['America/New_York', '2026-03-07', '2026-03-07T09:00:00Z'],
+      ['America/New_York', '2026-03-08', '2026-03-08T08:00:00Z'],
+      ['America/New_York', '2026-10-31', '2026-10-31T08:00:00Z'],
+      ['America/New_York', '2026-11-01', '2026-11-01T09:00:00Z'],
+      // Los Angeles, the other side of the country; Auckland, a day ahead of UTC.
+      ['America/Los_Angeles', '2026-03-08', '2026-03-08T11:00:00Z'],
+      ['Pacific/Auckland', '2026-04-05', '2026-04-04T16:00:00Z'],
+    ];
+    for (const [zone, day, utc] of cases) {
+      const b = createClickUpTaskBoard({
+        baseUrl: emu.apiBase,
+        token: TOKEN,
+        teamId: emu.teamId,
+        timezone: zone,
+      });
+      const t = await b.createTask({
+        listId: DEMO_CLICKUP_IDS.maintenance,
+        name: `Due ${day} ${zone}`,
+        dueDate: day,
+      });
+      expect(emu.state.task(t.id), `${zone} ${day}`).toMatchObject({
+        dueDate: Date.parse(utc),
+        dueDateTime: false,
+      });
+      const local = DateTime.fromMillis(Date.parse(t.dueDate ?? ''), { zone });
+      expect(local.toISODate(), `${zone} ${day} read back`).toBe(day);
+      // The old behaviour (UTC midnight) would read back as the day before anywhere west of UTC.
+      if (zone.startsWith('America/'))
+        expect(DateTime.fromMillis(Date.parse(day), { zone }).toISODate()).not.toBe(day);
+    }
+  });
+
+  it('an exact time stays an exact time', () => {
+    expect(dueFields('2026-03-08T15:30:00-04:00', 'America/New_York')).toEqual({
+      due_date: Date.parse('2026-03-08T19:30:00Z'),
+      due_date_time: true,
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import pRetry from 'p-retry';
 import { z } from 'zod';
 import {
@@ -28,6 +29,8 @@ export interface ClickUpOptions {
   retry?: { retries?: number; minDelayMs?: number; maxDelayMs?: number };
   /** Most pages (100 tasks each) a list or search reads. */
   maxPages?: number;
+  /** The team's IANA time zone: a due *day* is placed in it (default UTC). */
+  timezone?: string;
 }
 
 const PRIORITY_NUMBER: Record<TaskPriority, number> = { urgent: 1, high: 2, normal: 3, low: 4 };
@@ -111,9 +114,21 @@ function toTask(t: ClickUpTask): BoardTask {
   };
 }
 
-/** A date without a time is a due *day* (ClickUp's `due_date_time: false`); otherwise an exact time. */
-function dueFields(iso: string) {
-  return { due_date: Date.parse(iso), due_date_time: !/^\d{4}-\d{2}-\d{2}$/.test(iso) };
+/**
+ * A date without a time is a due *day*: ClickUp stores it with `due_date_time: false` at 4 am in the local
+ * time zone of whoever set it (developer.clickup.com/docs/general-time), so we send 04:00 on that day in the
+ * team's zone. UTC midnight — what `Date.parse('2026-03-08')` gives — is the evening before in the Americas.
+ */
+export function dueFields(iso: string, timezone = 'UTC') {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return { due_date: Date.parse(iso), due_date_time: true };
+  const day = DateTime.fromISO(iso, { zone: timezone }).set({
+    hour: 4,
+    minute: 0,
+    second: 0,
+    millisecond: 0,
+  });
+  if (!day.isValid) throw new ValidationError(`dueDate: ${iso} is not a day in ${timezone}`);
+  return { due_date: day.toMillis(), due_date_time: false };
 }
 
 function invalid(issues: z.core.$ZodIssue[]): ValidationError {
@@ -357,7 +372,7 @@ export function createClickUpTaskBoard(opts: ClickUpOptions): TaskBoard {
         ...(description ? { description } : {}),
         ...(t.status ? { status: t.status } : {}),
         ...(t.priority ? { priority: PRIORITY_NUMBER[t.priority] } : {}),
-        ...(t.dueDate ? dueFields(t.dueDate) : {}),
+        ...(t.dueDate ? dueFields(t.dueDate, opts.timezone) : {}),
         ...(t.tags?.length ? { tags: t.tags } : {}),
       });
       return created as BoardTask;
@@ -375,7 +390,11 @@ export function createClickUpTaskBoard(opts: ClickUpOptions): TaskBoard {
         ...(p.priority !== undefined
           ? { priority: p.priority === null ? null : PRIORITY_NUMBER[p.priority] }
           : {}),
-        ...(p.dueDate !== undefined ? (p.dueDate === null ? { due_date: null } : dueFields(p.dueDate)) : {}),
+        ...(p.dueDate !== undefined
+          ? p.dueDate === null
+            ? { due_date: null }
+            : dueFields(p.dueDate, opts.timezone)
+          : {}),
       };
       return (await write('PUT', `/task/${encodeURIComponent(id)}`, 'task update', body)) as BoardTask;
     },

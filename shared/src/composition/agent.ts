@@ -6,6 +6,7 @@ import { createTwilioPager } from '../adapters/twilio-pager';
 import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
+import { guardSensitiveReplies, workspaceSensitiveValues } from '../agent/sensitive-guard';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
@@ -101,7 +102,7 @@ export async function buildAgent(
   const deps: RunEventGroupDeps = {
     ...core,
     registry,
-    guard: policy.guard,
+    guard: guardSensitiveReplies(policy.guard, workspaceSensitiveValues(workspace, core.log)),
     policy,
     ...(c.ANTHROPIC_API_KEY
       ? {

@@ -313,7 +313,8 @@ export const deleteTask: Tool<typeof deleteTaskInput, ClickUpToolDeps> = {
 
 export const clickUpTools = [listLists, getTasks, searchTasks, createTask, updateTask, deleteTask] as const;
 
-export type ClickUpConfig = Pick<Config, 'CLICKUP_API_BASE' | 'CLICKUP_API_TOKEN' | 'CLICKUP_TEAM_ID'>;
+export type ClickUpConfig = Pick<Config, 'CLICKUP_API_BASE' | 'CLICKUP_API_TOKEN' | 'CLICKUP_TEAM_ID'> &
+  Partial<Pick<Config, 'TEAM_TIMEZONE'>>;
 
 /** Undefined when ClickUp is not configured, so its tools are simply not registered. */
 export function buildClickUpToolDeps(config: ClickUpConfig): ClickUpToolDeps | undefined {
@@ -323,6 +324,7 @@ export function buildClickUpToolDeps(config: ClickUpConfig): ClickUpToolDeps | u
       baseUrl: config.CLICKUP_API_BASE,
       token: config.CLICKUP_API_TOKEN,
       teamId: config.CLICKUP_TEAM_ID,
+      ...(config.TEAM_TIMEZONE ? { timezone: config.TEAM_TIMEZONE } : {}),
     }),
   };
 }

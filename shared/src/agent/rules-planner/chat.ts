@@ -1,7 +1,7 @@
-import { extractTime } from '../../domain/extract';
+import { askFor, mergeAnswer } from '../slot-filling';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { respond } from './helpers';
-import { type ChatIntent, QUESTIONS, type Slots } from './intent';
+import type { ChatIntent, Slots } from './intent';
 import { CHAT_INTENTS } from './intents';
 
 const CANCEL = /^\s*(cancel|never\s?mind|start over|forget it|stop)\b/i;
@@ -27,19 +27,16 @@ export function detectByTable(intents: readonly ChatIntent[] = CHAT_INTENTS): De
 
 const byTable = detectByTable();
 
-/** A reply that fills the pending request's first missing slot (a time is parsed; anything else is the text). */
+/** A reply merged into the pending request's missing slots (in any order, labelled or by kind: slot-filling). */
 function mergeFollowUp(input: PlannerInput, text: string): Intent | undefined {
   const pending = input.pendingIntent;
   if (!pending) return undefined;
-  const slot = pending.missing[0];
-  if (!slot) return { intent: pending.intent, slots: pending.slots };
-  let value: unknown = text.trim();
-  if (slot === 'start') {
-    const when = extractTime(text, input.now, input.timezone);
-    if (!when?.hasTime) return { intent: pending.intent, slots: pending.slots };
-    value = when.start;
-  }
-  return { intent: pending.intent, slots: { ...pending.slots, [slot]: value } };
+  if (!pending.missing.length) return { intent: pending.intent, slots: pending.slots };
+  const slots = mergeAnswer(pending.intent, pending.slots, pending.missing, text, {
+    now: input.now,
+    timezone: input.timezone,
+  });
+  return { intent: pending.intent, slots };
 }
 
 /**
@@ -56,12 +53,14 @@ export function chat(
   const detect = opts.detect ?? (opts.intents ? detectByTable(intents) : byTable);
   // A follow-up that fills the missing slot belongs to the pending request, even when it reads like a new
   // one ("Please remember to leave the gate open" as the text of a message); otherwise try a new intent.
-  const slot = input.pendingIntent?.missing[0];
+  const pending = input.pendingIntent;
   const merged = mergeFollowUp(input, t.text);
   const filled =
-    slot !== undefined &&
-    merged?.slots[slot] !== undefined &&
-    merged.slots[slot] !== input.pendingIntent?.slots[slot];
+    pending !== undefined &&
+    merged !== undefined &&
+    pending.missing.some(
+      (s) => merged.slots[s] !== undefined && merged.slots[s] !== '' && merged.slots[s] !== pending.slots[s],
+    );
   const intent = (filled ? merged : detect(t.text, input)) ?? merged;
   const handler = intent && intents.find((i) => i.name === intent.intent);
   if (!intent || !handler) return respond(HELP);
@@ -69,7 +68,7 @@ export function chat(
   if (missing.length) {
     return {
       kind: 'ask',
-      text: QUESTIONS[missing[0] as string] ?? `I need the ${missing[0]}.`,
+      text: askFor(intent.intent, missing),
       intent: { ...intent, missing },
     };
   }

@@ -16,14 +16,3 @@ export interface ChatIntent {
   /** The next step once every required slot is filled: a call, or the answer once the calls are observed. */
   plan(input: PlannerInput, slots: Slots): Plan;
 }
-
-/** What the planner asks when a slot is missing. */
-export const QUESTIONS: Record<string, string> = {
-  recipient: 'Who should I send it to?',
-  text: 'What should the text say?',
-  subject: 'What is the subject of the email?',
-  body: 'What should the email say?',
-  title: 'What is the event?',
-  start: 'When should it be (date and time)?',
-  name: 'What is the task?',
-};

@@ -8,6 +8,8 @@ export const sendEmail: ChatIntent = {
   name: 'send_email',
   required: ['recipient', 'subject', 'body'],
   detect(text) {
+    // A bare request starts slot filling: "send an email".
+    if (/^(?:please\s+)?(?:send|write|draft|compose)\s+(?:an?\s+|new\s+)*e-?mail\.?$/i.test(text)) return {};
     const m = text.match(
       /^(?:please\s+)?e-?mail\s+(.+?)(?:\s+(?:about|re:?|regarding)\s+(.+?))?(?::\s*|\s+saying\s+|\s+that\s+)(.+)$/i,
     );

@@ -1,4 +1,5 @@
 import { extractPhones } from '../../../domain/extract';
+import { splitRecipient } from '../../slot-filling';
 import type { Plan, PlannerInput } from '../../types';
 import { call, find, firstContact, firstName, outcome, respond } from '../helpers';
 import type { ChatIntent, Slots } from '../intent';
@@ -8,12 +9,17 @@ export const sendText: ChatIntent = {
   name: 'send_text',
   required: ['recipient', 'text'],
   detect(text) {
+    // A bare request starts slot filling: "send a text".
+    if (/^(?:please\s+)?(?:send|write)\s+(?:an?\s+)?(?:text|sms)(?:\s+message)?\.?$/i.test(text)) return {};
     const m = text.match(
       /^(?:please\s+)?(?:text|sms|message)\s+(.+?)(?:\s+(?:that|saying|to say)\s+|:\s*)(.+)$/i,
     );
     if (m) return { recipient: m[1], text: m[2] };
     const r = text.match(/^(?:please\s+)?(?:text|sms|message)\s+(.+)$/i);
-    return r ? { recipient: r[1] } : undefined;
+    if (!r) return undefined;
+    // "Text +1 555 000 9999 hello": the number is the recipient, the rest is the text.
+    const split = splitRecipient(r[1] as string);
+    return { recipient: split.recipient, ...(split.rest ? { text: split.rest } : {}) };
   },
   plan(input: PlannerInput, slots: Slots): Plan {
     const recipient = slots.recipient as string;
