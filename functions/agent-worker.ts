@@ -9,6 +9,10 @@ const processor = new BatchProcessor(EventType.SQS);
 export const handler = async (event: SQSEvent) => {
   const deps = await getWorkerDeps();
   const recordHandler = (record: SQSRecord) =>
-    consumeRecord(deps, { body: record.body, messageId: record.messageId });
+    consumeRecord(deps, {
+      body: record.body,
+      messageId: record.messageId,
+      receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 0),
+    });
   return processPartialResponse(event, recordHandler, processor, { throwOnFullBatchFailure: false });
 };

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import twilio from 'twilio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTwilioEmulator, type TwilioEmulator } from './twilio';
@@ -179,5 +181,60 @@ describe('Twilio emulator status callbacks', () => {
     } finally {
       await auto.stop();
     }
+  });
+});
+
+describe('Twilio emulator lists (ListMessage / ListCall, test/contracts/vendor/twilio)', () => {
+  const list = (resource: 'Messages' | 'Calls', query: string) =>
+    fetch(`${emulator.url}/2010-04-01/Accounts/${ACCOUNT_SID}/${resource}.json?${query}`, {
+      headers: { authorization: basic(ACCOUNT_SID, AUTH_TOKEN) },
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+
+  it('Messages.json filters by To and From, newest first, with the documented envelope', async () => {
+    for (const body of ['page one', 'page two']) {
+      await post('Messages', { To: '+14155550177', From: '+14155550190', Body: body });
+    }
+    await post('Messages', { To: '+14155550178', From: '+14155550190', Body: 'someone else' });
+    const res = await list('Messages', `To=${encodeURIComponent('+14155550177')}`);
+    expect(res.status).toBe(200);
+    const messages = res.body.messages as Array<{ body: string; to: string }>;
+    expect(messages.map((m) => m.body)).toEqual(['page two', 'page one']);
+    const spec = JSON.parse(
+      readFileSync(join(__dirname, '../../test/contracts/vendor/twilio/list-operations.json'), 'utf8'),
+    );
+    expect(Object.keys(res.body).sort()).toEqual(
+      spec.paths['/2010-04-01/Accounts/{AccountSid}/Messages.json'].listEnvelope,
+    );
+  });
+
+  it('pages with PageSize and next_page_uri; DateSent bounds a day', async () => {
+    const first = await list('Messages', `From=${encodeURIComponent('+14155550190')}&PageSize=2`);
+    expect((first.body.messages as unknown[]).length).toBe(2);
+    const next = first.body.next_page_uri as string;
+    expect(next).toContain('PageToken=');
+    const second = await fetch(`${emulator.url}${next}`, {
+      headers: { authorization: basic(ACCOUNT_SID, AUTH_TOKEN) },
+    }).then((r) => r.json() as Promise<{ messages: unknown[]; page: number }>);
+    expect(second.page).toBe(1);
+    expect(second.messages.length).toBeGreaterThanOrEqual(1);
+    const today = new Date().toISOString().slice(0, 10);
+    const onDay = await list('Messages', `DateSent=${today}&To=${encodeURIComponent('+14155550178')}`);
+    expect((onDay.body.messages as unknown[]).length).toBe(1);
+    const before = await list('Messages', `DateSent%3C=${today}&To=${encodeURIComponent('+14155550178')}`);
+    expect((before.body.messages as unknown[]).length).toBe(0);
+    expect((await list('Messages', 'DateSent=yesterday')).status).toBe(400);
+    expect((await list('Messages', 'PageSize=1001')).status).toBe(400);
+  });
+
+  it('Calls.json filters by To and Status', async () => {
+    await post('Calls', {
+      To: '+14155550179',
+      From: '+14155550190',
+      Twiml: '<Response><Say>hi</Say></Response>',
+    });
+    const queued = await list('Calls', `To=${encodeURIComponent('+14155550179')}&Status=queued`);
+    expect((queued.body.calls as Array<{ to: string }>).map((c) => c.to)).toEqual(['+14155550179']);
+    const done = await list('Calls', `To=${encodeURIComponent('+14155550179')}&Status=completed`);
+    expect(done.body.calls).toEqual([]);
   });
 });

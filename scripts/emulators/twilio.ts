@@ -158,6 +158,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions): Promi
       const out = rest === '/Messages.json' ? createMessage(form) : createCall(form);
       return reply(out.status, out.body);
     }
+    if (method === 'GET' && (rest === '/Messages.json' || rest === '/Calls.json')) {
+      const out = rest === '/Messages.json' ? listMessages(url) : listCalls(url);
+      return reply(out.status, out.body);
+    }
     const fetchOne = /^\/(Messages|Calls)\/([A-Za-z0-9]+)\.json$/.exec(rest);
     if (method === 'GET' && fetchOne) {
       const [, kind, sid] = fetchOne;
@@ -170,6 +174,82 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions): Promi
       return reply(200, 'body' in found ? messageJson(found) : callJson(found));
     }
     return reply(404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
+  }
+
+  /** Messages.json as Twilio's ListMessage reads it: To, From, DateSent[<>], newest first, paged. */
+  function listMessages(url: URL): { status: number; body: unknown } {
+    const q = url.searchParams;
+    const window = dateFilter(q, 'DateSent');
+    if ('error' in window) return window.error;
+    const items = state.messages
+      .filter((m) => (!q.get('To') || m.to === q.get('To')) && (!q.get('From') || m.from === q.get('From')))
+      .filter((m) => window.test(Date.parse(m.dateCreated)));
+    return page(url, 'messages', items.reverse().map(messageJson));
+  }
+
+  /** Calls.json as Twilio's ListCall reads it: To, From, ParentCallSid, Status, StartTime[<>], EndTime[<>]. */
+  function listCalls(url: URL): { status: number; body: unknown } {
+    const q = url.searchParams;
+    const start = dateFilter(q, 'StartTime');
+    if ('error' in start) return start.error;
+    const end = dateFilter(q, 'EndTime');
+    if ('error' in end) return end.error;
+    const items = state.calls
+      .filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')))
+      .filter((c) => !q.get('Status') || c.status === q.get('Status'))
+      // Every emulated call is a parent call: asking for the children of any call finds none.
+      .filter(() => !q.get('ParentCallSid'))
+      .filter((c) => start.test(Date.parse(c.dateCreated)))
+      .filter((c) =>
+        end.test(TERMINAL_CALL_STATUSES.includes(c.status) ? Date.parse(c.dateCreated) : Number.NaN),
+      );
+    return page(url, 'calls', items.reverse().map(callJson));
+  }
+
+  function page(url: URL, key: 'messages' | 'calls', all: unknown[]) {
+    const q = url.searchParams;
+    const size = Number(q.get('PageSize') ?? 50);
+    if (!Number.isInteger(size) || size < 1 || size > 1000) {
+      return { status: 400, body: twilioError(400, 20001, 'PageSize must be an integer from 1 to 1000') };
+    }
+    const token = q.get('PageToken');
+    const offset = token
+      ? Number(/^PA(\d+)$/.exec(token)?.[1] ?? Number.NaN)
+      : Number(q.get('Page') ?? 0) * size;
+    if (!Number.isInteger(offset) || offset < 0) {
+      return { status: 400, body: twilioError(400, 20001, 'Invalid PageToken') };
+    }
+    const pageNo = Math.floor(offset / size);
+    const items = all.slice(offset, offset + size);
+    const uriWith = (params: Record<string, string>) => {
+      const u = new URLSearchParams(q);
+      for (const [k, v] of Object.entries(params)) u.set(k, v);
+      return `${url.pathname}?${u.toString()}`;
+    };
+    const more = offset + size < all.length;
+    return {
+      status: 200,
+      body: {
+        [key]: items,
+        end: offset + Math.max(items.length, 1) - 1,
+        first_page_uri: uriWith({ Page: '0', PageSize: String(size) }),
+        next_page_uri: more
+          ? uriWith({ Page: String(pageNo + 1), PageSize: String(size), PageToken: `PA${offset + size}` })
+          : null,
+        page: pageNo,
+        page_size: size,
+        previous_page_uri:
+          pageNo > 0
+            ? uriWith({
+                Page: String(pageNo - 1),
+                PageSize: String(size),
+                PageToken: `PA${Math.max(0, offset - size)}`,
+              })
+            : null,
+        start: offset,
+        uri: `${url.pathname}${url.search}`,
+      },
+    };
   }
 
   function createMessage(form: URLSearchParams) {
@@ -444,4 +524,34 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * Twilio's date filters: `Name` (that GMT day, or that instant), `Name<` (before), `Name>` (on or after); each
+ * `YYYY-MM-DD` or an ISO/RFC 2822 date-time (twilio-oai ListMessage / ListCall).
+ */
+function dateFilter(
+  q: URLSearchParams,
+  name: string,
+): { error: { status: number; body: unknown } } | { test: (t: number) => boolean } {
+  const bound = (v: string | null, isUpper: boolean) => {
+    if (v === null) return null;
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
+    const t = Date.parse(day ? `${v}T00:00:00Z` : v);
+    return Number.isNaN(t) ? Number.NaN : day && isUpper ? t + 86_400_000 : t;
+  };
+  const on = q.get(name);
+  const exact = bound(on, false);
+  const before = bound(q.get(`${name}<`), false);
+  const after = bound(q.get(`${name}>`), false);
+  if ([exact, before, after].some((b) => b !== null && Number.isNaN(b))) {
+    return { error: { status: 400, body: twilioError(400, 20001, `Invalid ${name} filter`) } };
+  }
+  const dayLong = on !== null && /^\d{4}-\d{2}-\d{2}$/.test(on);
+  return {
+    test: (t: number) =>
+      (exact === null || (dayLong ? t >= exact && t < exact + 86_400_000 : t === exact)) &&
+      (before === null || t < before) &&
+      (after === null || t >= after),
+  };
 }

@@ -112,6 +112,11 @@ export const configSchema = z.object({
   MAX_ITERATIONS: int(5),
   PENDING_INTENT_TTL_MINUTES: int(30),
   RUN_TOKEN_BUDGET: int(200_000),
+  /**
+   * How long an interrupted send (EXECUTING) is left to its own worker before a redelivery reconciles it with the
+   * provider; at least the worker's timeout. Tests of a killed stack shorten it.
+   */
+  STALE_EXECUTING_SECONDS: int(360),
 
   // Timers (EventBridge Scheduler; locally its emulator) and what runs on them.
   SCHEDULER_ENDPOINT: optionalUrl,

@@ -5,6 +5,7 @@ import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
 import { registerMemoryRoutes } from './memory';
+import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
 
 export interface RouteOptions extends ChatRouteOptions {
@@ -19,6 +20,7 @@ export interface RouteOptions extends ChatRouteOptions {
 export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerSessionRoutes(app);
   registerConversationRoutes(app);
+  registerRetryRoutes(app);
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);

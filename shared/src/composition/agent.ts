@@ -25,6 +25,7 @@ import { buildDbSearchToolDeps, dbSearchTools } from '../tools/db-search';
 import { escalate } from '../tools/escalation';
 import { buildGoogleToolDeps, googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
+import { pageBudgetDeps } from '../tools/page-budget-wiring';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { runCodeTool } from '../tools/sandbox';
 import { buildWebToolDeps, webTools } from '../tools/web';
@@ -65,7 +66,14 @@ export async function buildAgent(
       ...(c.TWILIO_API_BASE ? { apiBase: c.TWILIO_API_BASE } : {}),
       statusCallbackUrl: `${c.PUBLIC_BASE_URL}/webhooks/twilio/status`,
     });
-    tools.push(bindTool(escalate, { pager, onCallNumbers: c.ONCALL_NUMBERS, onCallHours: c.ONCALL_HOURS }));
+    tools.push(
+      bindTool(escalate, {
+        pager,
+        onCallNumbers: c.ONCALL_NUMBERS,
+        onCallHours: c.ONCALL_HOURS,
+        budget: pageBudgetDeps(core, directory),
+      }),
+    );
   }
   const google = buildGoogleToolDeps(c);
   if (google) tools.push(...bindAll(googleTools, google));
@@ -123,7 +131,7 @@ export async function buildAgent(
       maxIterations: c.MAX_ITERATIONS,
       intentTtlMinutes: c.PENDING_INTENT_TTL_MINUTES,
       tokenBudget: c.RUN_TOKEN_BUDGET,
-      staleExecutingMs: 6 * 60_000,
+      staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
     },
     adminInstructions: async () => (await core.instructions.current())?.text,
     ...(ws

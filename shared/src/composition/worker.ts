@@ -3,6 +3,7 @@ import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-pus
 import { emailTriageText } from '../agent/inbound-triage';
 import type { EventEnvelope } from '../contracts/events';
 import type { ConsumeDeps } from '../use-cases/consume-record';
+import { endDeadLettered } from '../use-cases/end-dead-lettered';
 import { buildAgent } from './agent';
 import { type Core, getCore } from './core';
 
@@ -26,6 +27,8 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
         (await agent.deps.triage.classify(text, core.config.URGENT_KEYWORDS)).triageClass === 'emergency'
       );
     },
+    maxReceiveCount: core.config.EVENTS_MAX_RECEIVE_COUNT,
+    onDeadLetter: (event, reason) => endDeadLettered(core, event, reason),
     ...(vapid
       ? {
           push: {

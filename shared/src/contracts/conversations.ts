@@ -110,6 +110,10 @@ export const pendingAction = z.object({
   executedAt: z.string().optional(),
   /** Set when execution starts; an EXECUTING action older than the worker timeout is reconciled. */
   executingSince: z.string().optional(),
+  /** A FAILED card a person retried: the new card (its own id, hash and approval). */
+  retriedAs: z.string().optional(),
+  /** On the new card: the FAILED card it retries. */
+  retryOf: z.string().optional(),
   version: z.number().int(),
 });
 export type PendingAction = z.infer<typeof pendingAction>;

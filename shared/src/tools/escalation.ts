@@ -2,10 +2,13 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { OnCallPager } from '../adapters/twilio-pager';
 import { UpstreamError, ValidationError } from '../errors';
+import { checkPageBudget, type PageBudgetDeps } from './page-budget';
 import type { Tool } from './tool';
 
 export interface EscalationDeps {
   pager: OnCallPager;
+  /** The paging budget (team-wide and per sender); absent → unlimited (unit tests). */
+  budget?: PageBudgetDeps;
   onCallNumbers: string[];
   /** "HH:MM-HH:MM" in the team timezone; outside it the first number is still paged (urgent means urgent). */
   onCallHours: string;
@@ -44,6 +47,7 @@ export const escalate: Tool<typeof input, EscalationDeps> = {
   async run(deps, i, ctx) {
     const numbers = whoToPage(deps, ctx.now, ctx.timezone);
     if (!numbers.length) throw new ValidationError('No on-call number is configured (ONCALL_NUMBERS).');
+    if (deps.budget) await checkPageBudget(deps.budget, i.from, ctx);
     const text = `URGENT (Switchboard): ${i.reason}${i.from ? ` — from ${i.from}` : ''}${i.text ? `: “${i.text.slice(0, 300)}”` : ''}`;
     const results = [];
     for (const to of numbers) {

@@ -1,4 +1,4 @@
-import { eventEnvelope } from '../contracts/events';
+import { type EventEnvelope, eventEnvelope } from '../contracts/events';
 import { describeZodIssues, isAppError } from '../errors';
 import type { DeadLetterSink } from '../ports/dead-letter';
 import type { EventLedger } from '../ports/event-ledger';
@@ -7,6 +7,10 @@ import { type ProcessEventDeps, processEvent } from './process-event';
 export interface ConsumeDeps extends ProcessEventDeps {
   ledger: EventLedger;
   deadLetters?: DeadLetterSink;
+  /** The queue's redrive maxReceiveCount: a failure on that receive is the last one SQS will deliver. */
+  maxReceiveCount?: number;
+  /** Ends the card and run an event that will never be processed was working on (use-cases/end-dead-lettered). */
+  onDeadLetter?: (event: EventEnvelope, reason: string) => Promise<unknown>;
 }
 
 /**
@@ -16,7 +20,7 @@ export interface ConsumeDeps extends ProcessEventDeps {
  */
 export async function consumeRecord(
   deps: ConsumeDeps,
-  record: { body: string; messageId: string },
+  record: { body: string; messageId: string; receiveCount?: number },
 ): Promise<void> {
   let json: unknown;
   try {
@@ -32,19 +36,38 @@ export async function consumeRecord(
     await processEvent(deps, event);
   } catch (e) {
     if (isAppError(e) && !e.retryable) {
-      await deps.ledger.record({
-        eventId: event.id,
-        type: event.type,
-        key: event.key,
-        status: 'dead_lettered',
-        reason: `${e.code}: ${e.message}`,
-        at: deps.clock().toISOString(),
-        correlationId: event.correlationId,
-      });
+      await recordDeadLetter(deps, event, `${e.code}: ${e.message}`);
       return deadLetter(deps, record, `${e.code}: ${e.message}`);
     }
-    deps.log.warn('event.retry', { eventId: event.id, type: event.type, error: String(e) });
+    const attempts = record.receiveCount ?? 0;
+    if (deps.maxReceiveCount && attempts >= deps.maxReceiveCount) {
+      // SQS's redrive moves it to the DLQ after this failure; operators replay from there. Record it now,
+      // while we still hold it, so the ledger, the card and the run say what happened.
+      const why = e instanceof Error ? e.message : String(e);
+      await recordDeadLetter(deps, event, `gave up after ${attempts} attempts: ${why}`.slice(0, 1000));
+    } else {
+      deps.log.warn('event.retry', { eventId: event.id, type: event.type, attempts, error: String(e) });
+    }
     throw e;
+  }
+}
+
+async function recordDeadLetter(deps: ConsumeDeps, event: EventEnvelope, reason: string) {
+  await deps.ledger.record({
+    eventId: event.id,
+    type: event.type,
+    key: event.key,
+    status: 'dead_lettered',
+    reason,
+    at: deps.clock().toISOString(),
+    correlationId: event.correlationId,
+  });
+  deps.log.error('event.dead_lettered', { eventId: event.id, type: event.type, reason });
+  try {
+    await deps.onDeadLetter?.(event, reason);
+  } catch (err) {
+    // The ledger already says dead-lettered; a store that failed here must not hide the original failure.
+    deps.log.error('dead_letter.cleanup_failed', { eventId: event.id, error: String(err) });
   }
 }
 

@@ -3,7 +3,9 @@ import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
+import { isRetryRun } from './retry-action';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
+import { runRetryDecision } from './run-retry';
 import { type SendNotificationDeps, sendNotification } from './send-notification';
 
 export type { AgentOutcome } from './run-event-group';
@@ -32,6 +34,12 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);
+  } else if (event.type === 'approval.decided' && isRetryRun(event.payload.runId)) {
+    // The decision on a retried card, which lives in its own one-card run (use-cases/run-retry).
+    result = await runRetryDecision(
+      { ...deps, staleExecutingMs: deps.settings.staleExecutingMs, timezone: deps.settings.timezone },
+      event,
+    );
   } else {
     result = await runEventGroup(deps, admission.events);
   }

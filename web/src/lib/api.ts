@@ -110,6 +110,8 @@ export function createApi(getToken: GetToken) {
         decisionResponse,
         reason ? { reason } : {},
       ),
+    retry: (cid: string, aid: string) =>
+      request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/retry`, decisionResponse, {}),
     memoryHistory: (limit = 20) =>
       request('GET', `/api/memory/history?limit=${limit}`, memoryHistoryResponseSchema),
     instructions: () => request('GET', '/api/admin/instructions', instructionsResponse),

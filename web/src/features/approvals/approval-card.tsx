@@ -4,6 +4,7 @@ import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fiel
 import { Insights } from './card-insights';
 import { Outcome, StatusChip } from './card-status';
 import { DecisionBar } from './decision-bar';
+import { RetryButton } from './retry-button';
 import { toolView } from './tool-views';
 import { useDecision } from './use-decision';
 
@@ -72,6 +73,7 @@ export function ApprovalCard({
       {pending && edited && <p className="tag-edited">Edited — your version is what will be sent.</p>}
       <CardInsights action={action} pending={pending} />
       <Outcome action={action} />
+      <RetryButton action={action} onRetried={onDecided} />
       <Messages notice={notice} error={error} />
       {pending && (
         <DecisionBar
