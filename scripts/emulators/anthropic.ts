@@ -395,6 +395,16 @@ export async function startAnthropicEmulator(
       }
     }
 
+    const modelPath = path.match(/^\/v1\/models\/([^/]+)$/);
+    if (modelPath && record.method === 'GET') {
+      // GET /v1/models/{id} (the SDK's models.retrieve): what `npm run doctor` asks before trusting a model.
+      const authError = checkHeaders(record.headers, opts.apiKey);
+      if (authError) return fail(authError);
+      const id = decodeURIComponent(modelPath[1]!);
+      if (!served(id, (opts.now ?? Date.now)())) return fail(apiError(404, `model: ${id}`));
+      record.status = 200;
+      return sendJson(res, 200, { type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' });
+    }
     const route =
       path === '/v1/messages' ? 'messages' : path === '/v1/messages/count_tokens' ? 'count' : null;
     if (!route) return fail(apiError(404, `Not found: ${record.method} ${path}`));

@@ -65,10 +65,11 @@ export async function startGitServer(opts: GitServerOptions = {}): Promise<GitSe
     async createBareRepo(name) {
       const path = join(root, `${checkName(name)}.git`);
       await run('git', ['init', '--quiet', '--bare', '--initial-branch=main', path]);
-      // A real host accepts pushes over HTTPS and refuses rewriting a branch's history.
+      // A real host accepts pushes over HTTPS, refuses rewriting a branch's history and deleting the default
+      // branch, and lets other branches be deleted (GitHub's defaults; `npm run doctor` pushes and deletes one).
       await run('git', ['-C', path, 'config', 'http.receivepack', 'true']);
       await run('git', ['-C', path, 'config', 'receive.denyNonFastForwards', 'true']);
-      await run('git', ['-C', path, 'config', 'receive.denyDeletes', 'true']);
+      await run('git', ['-C', path, 'config', 'receive.denyDeleteCurrent', 'refuse']);
       return repoUrl(name);
     },
     async stop() {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { rulesPlan } from './rules-planner';
-import { classLine, greeting, nameFromText, smsReply, welcomeReply } from './rules-triage';
+import {
+  classLine,
+  factsFor,
+  factsLine,
+  greeting,
+  nameFromText,
+  smsReply,
+  welcomeReply,
+} from './rules-triage';
 import type { PlannerInput, TriageNote } from './types';
 
 const note = (triageClass: TriageNote['triageClass'], extra: Partial<TriageNote> = {}): TriageNote => ({
@@ -88,5 +96,67 @@ describe('what a card and a reply say', () => {
     expect(nameFromText("Hi I'm Interested in the studio")).toBeUndefined();
     expect(nameFromText('is the studio still available?')).toBeUndefined();
     expect(nameFromText('This is Carlos, is the loft open?')).toBe('Carlos');
+  });
+});
+
+describe('drafts that answer from the team notes', () => {
+  const MEMORY = [
+    '# Memory',
+    '- Rent is due on the 1st; the late fee applies from the 6th (noted 2026-10-02)',
+    '- The water shutoff for 12 Oak St is in the basement, left of the stairs (noted 2026-09-14)',
+    '- Office hours are 9-5 on weekdays',
+  ].join('\n');
+
+  it('uses the line that answers the class or the kind, and says plainly when there is none', () => {
+    expect(factsFor(note('rent'), MEMORY)).toEqual([
+      'Rent is due on the 1st; the late fee applies from the 6th.',
+    ]);
+    expect(factsFor(note('emergency', { kind: 'water' }), MEMORY)).toEqual([
+      'The water shutoff for 12 Oak St is in the basement, left of the stairs.',
+    ]);
+    expect(factsFor(note('lease'), MEMORY)).toEqual([]);
+    expect(factsLine(note('lease'), [], true)).toMatch(/MEMORY.md has nothing on this/);
+  });
+
+  it('a rent question from a tenant is answered with the due day, after reading the notes', () => {
+    const base: PlannerInput = {
+      trigger: {
+        kind: 'inbound_sms',
+        from: '+14155550112',
+        texts: ['Is the rent due on the 1st or the 5th?'],
+        urgent: false,
+        triage: note('rent', { cues: ['rent', 'due'] }),
+      },
+      observations: [
+        {
+          name: 'search_contacts',
+          args: {},
+          status: 'ok',
+          result: {
+            contacts: [{ name: 'David Kim', phones: ['+14155550112'], emails: [], internal: false }],
+          },
+        },
+      ],
+      now: new Date(),
+      timezone: 'UTC',
+      hasTool: () => true,
+    };
+    expect(rulesPlan(base)).toMatchObject({
+      kind: 'calls',
+      calls: [{ name: 'read_file', args: { path: 'MEMORY.md' } }],
+    });
+    const plan = rulesPlan({
+      ...base,
+      observations: [
+        ...base.observations,
+        { name: 'read_file', args: { path: 'MEMORY.md' }, status: 'ok', result: { content: MEMORY } },
+      ],
+    });
+    const call = plan.kind === 'calls' ? plan.calls[0] : undefined;
+    expect(call?.name).toBe('send_message');
+    expect(String(call?.args.text)).toMatch(
+      /^Hi David, thanks for your message about rent[\s\S]*From our notes: Rent is due on the 1st/,
+    );
+    expect(call?.reason).toMatch(/rent \/ payments · “rent”, “due” · answered from MEMORY.md/);
   });
 });

@@ -93,3 +93,50 @@ export function nameFromText(text: string): string | undefined {
 
 /** Classes where an unknown number is most likely a prospective tenant. */
 export const NEWCOMER_CLASSES = new Set<TriageClass>(['lead', 'showing']);
+
+/** Which lines of the team's notes answer a class (and, for emergencies, a kind). */
+const TOPICS: Partial<Record<TriageClass | EmergencyKind, RegExp>> = {
+  rent: /\b(rent|late fee|grace period|zelle|payment portal)\b/i,
+  lease: /\b(lease|renewal|notice to vacate|move-?out)\b/i,
+  lead: /\b(application|apply|requirements?|pet policy|deposit|income)\b/i,
+  showing: /\b(showings?|viewings?|tours?|open house)\b/i,
+  maintenance: /\b(maintenance|repairs?|work orders?)\b/i,
+  other: /\b(office hours|office is open|trash|recycling|parking)\b/i,
+  water: /\b(water shut-?off|shut-?off valve|main valve)\b/i,
+  gas: /\b(gas (company|shut-?off|meter))\b/i,
+  heat: /\b(furnace|boiler|thermostat|space heaters?)\b/i,
+  electrical: /\b(breaker|electrical panel|fuse box)\b/i,
+};
+
+const MAX_FACTS = 2;
+
+/**
+ * Lines of MEMORY.md that answer what the message is about (rent due day, office hours, where the water
+ * shutoff is), without their "(noted …)" stamps. None found → the reply promises a person's answer instead.
+ */
+export function factsFor(t: TriageNote | undefined, memory: string): string[] {
+  if (!t) return [];
+  const topic = (t.kind && TOPICS[t.kind]) || TOPICS[t.triageClass];
+  if (!topic) return [];
+  return memory
+    .split('\n')
+    .map((l) =>
+      l
+        .replace(/^\s*[-*]\s+/, '')
+        .replace(/\s*\(noted [^)]*\)\s*$/, '')
+        .trim(),
+    )
+    .filter((l) => l && !l.startsWith('#') && topic.test(l))
+    .slice(0, MAX_FACTS)
+    .map((l) => (/[.!?]$/.test(l) ? l : `${l}.`).slice(0, 200));
+}
+
+/** What the card says about the notes: what was used, or plainly that nothing was there. */
+export function factsLine(t: TriageNote | undefined, facts: string[], read: boolean): string {
+  if (!t || !read) return '';
+  const topic = (t.kind && TOPICS[t.kind]) || TOPICS[t.triageClass];
+  if (!topic) return '';
+  return facts.length
+    ? ' · answered from MEMORY.md'
+    : ' · MEMORY.md has nothing on this, so the reply promises an answer';
+}

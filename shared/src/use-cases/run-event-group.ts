@@ -209,7 +209,8 @@ async function inboundEmail(
   const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
   const create = (): Conversation => ({
     id: convId,
-    title: `${name}: ${e.subject}`.slice(0, 80),
+    // A sender without a display name is titled by the subject alone, not "<addr>: subject".
+    title: (name.includes('@') ? e.subject || name : `${name}: ${e.subject}`).slice(0, 80),
     source: 'email',
     contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from },
     preview: `${e.subject} — ${e.text}`.slice(0, 160),

@@ -1,6 +1,14 @@
-import { classLine, NEWCOMER_CLASSES, nameFromText, smsReply, welcomeReply } from '../rules-triage';
+import {
+  classLine,
+  factsFor,
+  factsLine,
+  NEWCOMER_CLASSES,
+  nameFromText,
+  smsReply,
+  welcomeReply,
+} from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
-import { find, firstContact, outcome } from './helpers';
+import { call, find, firstContact, outcome } from './helpers';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
 const CLOSING_WORDS =
@@ -50,8 +58,13 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
     if (!contact) return unknownSender(input, t, text, escNote);
-    const ack = smsReply(t.triage, contact.name, t.urgent);
-    const why = classLine(t.triage);
+    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first.
+    const read = find(obs, 'read_file');
+    if (t.triage && input.hasTool('read_file') && !read)
+      return call('read_file', { path: 'MEMORY.md' }, 'Look up what the team knows');
+    const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
+    const ack = smsReply(t.triage, contact.name, t.urgent, facts);
+    const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
       calls: [
@@ -110,3 +123,6 @@ function unknownSender(
     text: `Text from an unknown number ${t.from}${why ? ` (${why})` : ''}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
   };
 }
+
+const memoryText = (result: unknown) =>
+  typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');
