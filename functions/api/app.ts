@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiDeps } from '../../shared/src/composition/api';
 import type { SessionUser } from '../../shared/src/contracts/api';
+import { apiSecurityHeaders } from '../../shared/src/domain/security-headers';
 import { describeZodIssues, isAppError } from '../../shared/src/errors';
 import { type RouteOptions, registerRoutes } from './routes';
 import { sessionGuard, sessionGuardWith } from './session-guard';
@@ -24,6 +25,27 @@ export function createApp(getDeps: () => Promise<ApiDeps>, opts: RouteOptions = 
   app.use('*', async (c, next) => {
     c.set('core', await getDeps());
     await next();
+  });
+
+  // Security headers on every answer, and CORS same-origin only: no Access-Control-Allow-Origin is ever
+  // sent, and a cross-origin preflight is refused, so a page on another origin cannot call the API with a
+  // session (Authorization makes every such call preflighted). The PWA is served from the API's origin.
+  app.use('*', async (c, next) => {
+    if (
+      c.req.method === 'OPTIONS' &&
+      c.req.header('origin') &&
+      c.req.header('access-control-request-method')
+    ) {
+      const own = new URL(c.get('core').config.PUBLIC_BASE_URL).origin;
+      if (c.req.header('origin') !== own)
+        return c.json(
+          { error: { code: 'cors_refused', message: 'Cross-origin requests are not allowed.' } },
+          403,
+        );
+    }
+    await next();
+    const onAws = c.get('core')?.config.STAGE === 'aws';
+    for (const [k, v] of Object.entries(apiSecurityHeaders({ onAws }))) c.header(k, v);
   });
 
   app.get('/health', (c) => c.json({ ok: true, service: 'switchboard', time: new Date().toISOString() }));

@@ -114,7 +114,7 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2) {
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
 }
 
-function serveStatic(root: string, path: string, res: ServerResponse) {
+function serveStatic(root: string, path: string, res: ServerResponse, headers: Record<string, string> = {}) {
   const safe = normalize(path).replace(/^(\.\.[/\\])+/, '');
   let file = join(root, safe);
   if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory())
@@ -127,6 +127,7 @@ function serveStatic(root: string, path: string, res: ServerResponse) {
   }
   const ext = extname(file);
   res.writeHead(200, {
+    ...headers,
     'content-type': MIME[ext] ?? 'application/octet-stream',
     // The service worker and the shell must never be served stale; hashed assets can be cached.
     'cache-control': file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -138,7 +139,13 @@ function serveStatic(root: string, path: string, res: ServerResponse) {
  * The local stand-in for API Gateway + CloudFront: HTTP requests become API Gateway v2 events for the
  * same handler modules the CDK app deploys; other paths are the PWA's static files.
  */
-export function startGateway(opts: { port: number; routes: Route[]; staticRoot?: string }): Promise<Server> {
+export function startGateway(opts: {
+  port: number;
+  routes: Route[];
+  staticRoot?: string;
+  /** The PWA's security headers (CloudFront's response-headers policy on AWS). */
+  staticHeaders?: Record<string, string>;
+}): Promise<Server> {
   installLambdaStreamingGlobals();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -150,7 +157,7 @@ export function startGateway(opts: { port: number; routes: Route[]; staticRoot?:
     try {
       if (!route) {
         if (opts.staticRoot && (method === 'GET' || method === 'HEAD'))
-          return serveStatic(opts.staticRoot, path, res);
+          return serveStatic(opts.staticRoot, path, res, opts.staticHeaders);
         res
           .writeHead(404, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { code: 'not_found', message: `No route for ${method} ${path}` } }));

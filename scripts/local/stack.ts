@@ -7,6 +7,7 @@ import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { resetComposition } from '../../shared/src/composition/core';
 import { resetWorkerDeps } from '../../shared/src/composition/worker';
+import { pwaSecurityHeaders } from '../../shared/src/domain/security-headers';
 import { SCHEDULES } from '../../shared/src/schedules';
 import type { BuiltBundles } from '../build/bundles';
 import type { SchedulerEmulator } from '../emulators/scheduler';
@@ -182,6 +183,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       port: opts.port ?? 3000,
       routes,
       staticRoot: resolve('web/dist'),
+      staticHeaders: pwaSecurityHeaders({
+        clerkPublishableKey: opts.env?.CLERK_PUBLISHABLE_KEY ?? process.env.CLERK_PUBLISHABLE_KEY,
+        onAws: false,
+      }),
     });
     stops.push(() => new Promise<void>((r) => gateway.close(() => r())));
     const address = gateway.address();
