@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { parseDeployment, stackName } from '../../infra/lib/deployment';
 
 /**
  * The Lambda artifacts exactly as the CDK app builds them (`cdk synth` → cdk.out/asset.<hash>/), for the
@@ -30,8 +29,8 @@ export interface BuiltBundles {
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const INPUTS = ['functions', 'shared/src', 'infra/lib', 'infra/bin', 'scripts/build'];
-// The stack the default deployment (stage dev) synthesizes; its name follows the stage.
-const STACK = stackName(parseDeployment({}), 'Stateless');
+/** The stack holding the functions (`Switchboard-<stage>-Stateless`; older apps: `SwitchboardStateless`). */
+const STATELESS_TEMPLATE = /Stateless\.template\.json$/;
 
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -59,7 +58,9 @@ const kebab = (s: string) =>
 
 /** Reads the synthesized template: each Lambda function → its asset folder and literal environment. */
 export function readBuiltFunctions(outdir: string): BuiltFunction[] {
-  const template = JSON.parse(readFileSync(join(outdir, `${STACK}.template.json`), 'utf8')) as {
+  const file = readdirSync(outdir).find((f) => STATELESS_TEMPLATE.test(f));
+  if (!file) throw new Error(`No *Stateless.template.json in ${outdir}`);
+  const template = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as {
     Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
   };
   const fns: BuiltFunction[] = [];
@@ -121,13 +122,18 @@ async function lock(path: string): Promise<() => void> {
   }
 }
 
+const pickEnv = (names: string[]) =>
+  Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
+
 async function synth(outdir: string) {
   const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   try {
     await promisify(execFile)(process.execPath, [tsx, join(ROOT, 'infra', 'bin', 'app.ts')], {
       cwd: ROOT,
+      // Only what a shell needs: a stack running in this process (tests, `npm start -- --bundled`) sets
+      // STAGE, endpoints and settings in process.env, which the app would bake into the templates.
       env: {
-        ...process.env,
+        ...pickEnv(['PATH', 'HOME', 'TMPDIR', 'LANG', 'npm_config_cache', 'npm_config_userconfig']),
         CDK_OUTDIR: outdir,
         // Read by TsFunction: write esbuild's metafile beside each bundle (the benchmark names contributors).
         CDK_CONTEXT_JSON: JSON.stringify({ 'switchboard:metafile': true }),

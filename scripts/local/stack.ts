@@ -12,7 +12,7 @@ import { SCHEDULES } from '../../shared/src/schedules';
 import type { BuiltBundles } from '../build/bundles';
 import type { SchedulerEmulator } from '../emulators/scheduler';
 import { devAuthEnv } from './dev-auth';
-import { startDynamoLocal } from './dynamodb';
+import { type DynamoEngine, defaultDynamoEngine, startDynamo } from './dynamodb';
 import { type Emulators, localSecrets, startEmulators } from './emulators';
 import { type HttpHandler, type Route, type StreamingHandler, startGateway } from './gateway';
 import { bundledModules, sourceModules } from './handler-modules';
@@ -21,6 +21,7 @@ import { startScheduler } from './scheduler';
 import { startSqs } from './sqs';
 import { type SqsHandler, startSqsPoller } from './sqs-poller';
 import { startLocalTimers } from './timers';
+import { requireGit } from './tools-check';
 
 export interface LocalStackOptions {
   /** Gateway port; 0 picks a free one (tests). */
@@ -45,6 +46,8 @@ export interface LocalStackOptions {
    * `true` builds them if the sources changed since the last build.
    */
   bundled?: boolean | BuiltBundles;
+  /** Force the DynamoDB implementation; by default DynamoDB Local when Java is installed, else dynalite. */
+  dynamo?: DynamoEngine;
 }
 
 export interface LocalStack {
@@ -71,13 +74,20 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   };
   try {
     if (opts.dataDir && opts.fresh) rmSync(opts.dataDir, { recursive: true, force: true });
+    const engine = opts.dynamo ?? defaultDynamoEngine();
+    // dynalite keeps LevelDB files, DynamoDB Local its own: separate folders, so a switch never misreads.
+    const dynamoDir = engine === 'dynalite' ? 'dynalite' : 'dynamodb';
     if (opts.dataDir) {
-      mkdirSync(join(opts.dataDir, 'dynamodb'), { recursive: true });
+      mkdirSync(join(opts.dataDir, dynamoDir), { recursive: true });
       mkdirSync(join(opts.dataDir, 'sqs'), { recursive: true });
     }
-    const dynamo = await startDynamoLocal(opts.dataDir ? { path: resolve(opts.dataDir, 'dynamodb') } : {});
+    const dynamo = await startDynamo({
+      ...(opts.dataDir ? { path: resolve(opts.dataDir, dynamoDir) } : {}),
+      engine,
+      log,
+    });
     stops.push(() => dynamo.stop());
-    log(`DynamoDB Local  ${dynamo.endpoint}`);
+    log(`${dynamo.engine === 'dynalite' ? 'DynamoDB (dynalite)' : 'DynamoDB Local '} ${dynamo.endpoint}`);
     const sqs = await startSqs(opts.dataDir ? { dataDir: resolve(opts.dataDir, 'sqs') } : {});
     stops.push(() => sqs.stop());
     log(`SQS (fauxqs)    ${sqs.endpoint}`);
@@ -107,6 +117,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     let gatewayUrl = '';
     let emulators: Emulators | undefined;
     if (opts.emulators !== false) {
+      requireGit();
       emulators = await startEmulators({
         gatewayUrl: () => gatewayUrl,
         secrets: localSecrets(opts.dataDir),

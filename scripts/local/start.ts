@@ -1,4 +1,5 @@
 import { startLocalStack } from './stack';
+import { MissingToolError } from './tools-check';
 
 /** `npm start`: the whole system locally. `--fresh` wipes the data kept in .local/ between runs. */
 const fresh = process.argv.includes('--fresh');
@@ -26,6 +27,12 @@ const stack = await startLocalStack({
   bundled,
   env: claudeEnv,
   log: (l) => console.log(`  ${l}`),
+}).catch(async (e: unknown) => {
+  // A missing tool is one line saying what to install, not a stack trace.
+  if (!(e instanceof MissingToolError)) throw e;
+  console.error(`\n${e.message}`);
+  await stopClaude();
+  process.exit(1);
 });
 console.log(`\nSwitchboard is running (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 console.log(`  PWA + API       ${stack.url}`);
