@@ -57,7 +57,7 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
     {
       id: 'AwsSolutions-L1',
       reason:
-        'Our functions pin Node 22; the flagged runtimes belong to CDK-provided custom-resource handlers.',
+        'Our functions pin Node 24 (NODEJS_24_X); the flagged runtimes belong to CDK-provided custom-resource handlers.',
     },
     {
       id: 'AwsSolutions-APIG1',

@@ -13,7 +13,7 @@ export interface TsFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'ru
 export { BUNDLE };
 
 /**
- * The team defaults for every function: Node 22 on arm64, esbuild bundling on this machine (no Docker),
+ * The team defaults for every function: Node 24 on arm64, esbuild bundling on this machine (no Docker),
  * ESM without source maps (see bundle-settings.ts), the AWS SDK left to the runtime (it ships v3), and an explicit log group with a
  * retention so logs are not kept forever.
  */
@@ -31,7 +31,7 @@ export class TsFunction extends Construct {
       memorySize: 512,
       timeout: Duration.seconds(30),
       ...props,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
       logGroup,

@@ -58,13 +58,13 @@ describe('stateful stack', () => {
 });
 
 describe('stateless stack', () => {
-  test('every function runs Node 22 on arm64 with an explicit log retention', () => {
+  test('every function runs Node 24 on arm64 with an explicit log retention', () => {
     const fns = stateless.findResources('AWS::Lambda::Function', {
       Properties: { Environment: { Variables: { STAGE: 'aws' } } },
     });
     expect(Object.keys(fns).length).toBe(6);
     for (const f of Object.values(fns)) {
-      expect(f.Properties.Runtime).toBe('nodejs22.x');
+      expect(f.Properties.Runtime).toBe('nodejs24.x');
       expect(f.Properties.Architectures).toEqual(['arm64']);
       expect(f.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
