@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { getWorkerDeps } from '../shared/src/composition-worker';
+import { getWorkerDeps } from '../shared/src/composition/worker';
 import { consumeRecord } from '../shared/src/use-cases/consume-record';
 
 const processor = new BatchProcessor(EventType.SQS);

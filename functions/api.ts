@@ -1,6 +1,6 @@
 import { handle } from 'hono/aws-lambda';
-import { getCore } from '../shared/src/composition';
+import { getApiDeps } from '../shared/src/composition/api';
 import { createApp } from './api/app';
 
-export const app = createApp(() => getCore('api'));
+export const app = createApp(getApiDeps);
 export const handler = handle(app);

@@ -1,19 +1,13 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { getCore } from '../shared/src/composition';
-import { ConfigError } from '../shared/src/errors';
+import { getOpenPhoneWebhookDeps } from '../shared/src/composition/openphone-webhook';
 import { receiveSmsWebhook } from '../shared/src/use-cases/receive-sms-webhook';
 import { errorResponse, json, lowerHeaders, rawBody } from './http/respond';
 
 /** POST /webhooks/openphone: verify, parse, claim, enqueue, answer — no agent work here (SPEC §2). */
 export const handler = async (event: APIGatewayProxyEventV2) => {
-  const core = await getCore('openphone-webhook');
+  const { core, deps } = await getOpenPhoneWebhookDeps();
   try {
-    const secret = core.config.OPENPHONE_WEBHOOK_SECRET;
-    if (!secret) throw new ConfigError('OPENPHONE_WEBHOOK_SECRET is not set');
-    const result = await receiveSmsWebhook(
-      { ...core, secret, urgentKeywords: core.config.URGENT_KEYWORDS },
-      { rawBody: rawBody(event), headers: lowerHeaders(event) },
-    );
+    const result = await receiveSmsWebhook(deps(), { rawBody: rawBody(event), headers: lowerHeaders(event) });
     return json(result.status === 'enqueued' ? 202 : 200, result);
   } catch (e) {
     return errorResponse(e, core.log);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AnthropicEmulator, startAnthropicEmulator } from '../scripts/emulators/anthropic';
 import { fakeClaudeTurn } from '../scripts/local/fake-claude';
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 import { decideApproval } from '../shared/src/use-cases/decide-approval';
 
 /**

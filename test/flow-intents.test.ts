@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 import type { Message, PendingAction } from '../shared/src/contracts/conversations';
 import { postChatMessage } from '../shared/src/use-cases/post-chat-message';
 

@@ -3,7 +3,7 @@ import { handler as emailPoll, resetEmailPollDeps } from '../functions/email-pol
 import { DEMO_LEADS_SOURCE } from '../scripts/emulators/seed/google-data';
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
 import { DynamoFactStore } from '../shared/src/adapters/dynamo/fact-store';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 import type { Conversation, PendingAction } from '../shared/src/contracts/conversations';
 import { decideApproval } from '../shared/src/use-cases/decide-approval';
 

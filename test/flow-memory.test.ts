@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
 import { openGitWorkspace } from '../shared/src/adapters/git-workspace';
 import { loadMemoryContext } from '../shared/src/agent/memory-context';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 import { postChatMessage } from '../shared/src/use-cases/post-chat-message';
 
 /**

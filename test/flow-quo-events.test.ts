@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 
 /**
  * On the local stack (`npm start`'s parts): a completed call with its summary and transcript, and a text a

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 import type { PendingAction } from '../shared/src/contracts/conversations';
 import { decideApproval } from '../shared/src/use-cases/decide-approval';
 

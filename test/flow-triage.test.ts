@@ -4,7 +4,7 @@ import { handler as emailPoll, resetEmailPollDeps } from '../functions/email-pol
 import { type LocalStack, startLocalStack } from '../scripts/local/stack';
 import { buildMessageReceived, signDelivery } from '../scripts/simulate-sms';
 import { makeSqsClient } from '../shared/src/adapters/sqs-event-queue';
-import { getCore } from '../shared/src/composition';
+import { getCore } from '../shared/src/composition/core';
 import type { PendingAction } from '../shared/src/contracts/conversations';
 
 /**

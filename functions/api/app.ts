@@ -1,29 +1,29 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import type { Core } from '../../shared/src/composition';
+import type { ApiDeps } from '../../shared/src/composition/api';
 import type { SessionUser } from '../../shared/src/contracts/api';
 import { apiSecurityHeaders } from '../../shared/src/domain/security-headers';
 import { describeZodIssues, isAppError } from '../../shared/src/errors';
 import { type RouteOptions, registerRoutes } from './routes';
-import { sessionGuard } from './session-guard';
+import { sessionGuard, sessionGuardWith } from './session-guard';
 
 /** Large enough for any card edit the schemas allow (an email body is at most 20,000 characters). */
 export const API_MAX_BODY_BYTES = 512 * 1024;
 
 /** `user` is set by the session guard on every route that is not public. */
-export type AppEnv = { Variables: { core: Core; user?: SessionUser } };
+export type AppEnv = { Variables: { core: ApiDeps; user?: SessionUser } };
 
 /**
  * The whole HTTP API as one Hono app (served by API Gateway on AWS, by the local gateway in `npm start`,
  * and in-process by tests through `app.request()`). Errors are mapped here, once: typed errors keep their
  * status and code, anything unexpected is a logged 500 without internals.
  */
-export function createApp(getCore: () => Promise<Core>, opts: RouteOptions = {}) {
+export function createApp(getDeps: () => Promise<ApiDeps>, opts: RouteOptions = {}) {
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
-    c.set('core', await getCore());
+    c.set('core', await getDeps());
     await next();
   });
 
@@ -68,7 +68,7 @@ export function createApp(getCore: () => Promise<Core>, opts: RouteOptions = {})
         ),
     }),
   );
-  app.use('/api/*', sessionGuard);
+  app.use('/api/*', opts.extraRoutes ? sessionGuardWith(opts.extraRoutes.publicRoutes) : sessionGuard);
   registerRoutes(app, opts);
 
   app.notFound((c) =>

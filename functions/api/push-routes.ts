@@ -1,14 +1,11 @@
 import type { Hono } from 'hono';
-import { createDynamoPushSubscriptionStore } from '../../shared/src/adapters/dynamo/push-subscription-store';
-import { createWebPushSender, vapidDetailsFromConfig } from '../../shared/src/adapters/web-push-sender';
-import type { Core } from '../../shared/src/composition';
+import type { ApiPushDeps } from '../../shared/src/composition/api';
 import {
   subscribePushRequest,
   unsubscribePushRequest,
   vapidPublicKeyResponse,
 } from '../../shared/src/contracts/push';
 import { NotFoundError } from '../../shared/src/errors';
-import type { PushSender, PushSubscriptionStore } from '../../shared/src/ports/push';
 import { type RetryPolicy, sendNotification } from '../../shared/src/use-cases/send-notification';
 import {
   sendTestNotification,
@@ -29,45 +26,7 @@ const TEST_RETRY: RetryPolicy = {
   maxTimeoutMs: 1_000,
   maxRetryAfterMs: 2_000,
 };
-const TEST_SEND_TIMEOUT_MS = 5_000;
-
-interface PushDeps {
-  subscriptions: PushSubscriptionStore;
-  /** Absent when no VAPID key pair is configured: push is off on this deployment. */
-  push?: { publicKey: string; sender: PushSender };
-}
-
-const depsByCore = new WeakMap<Core, PushDeps>();
-
-/**
- * Built once per composed core (once per cold start). A half or malformed VAPID key pair is a ConfigError
- * (500, naming the variables, never the key material) on every push route: subscriptions are useless
- * without a sender that works.
- */
-function pushDeps(core: Core): PushDeps {
-  let deps = depsByCore.get(core);
-  if (!deps) {
-    const vapid = vapidDetailsFromConfig(core.config);
-    deps = {
-      subscriptions: createDynamoPushSubscriptionStore({
-        doc: core.dynamo.doc,
-        tableName: core.config.TABLE_NAME,
-      }),
-      ...(vapid
-        ? {
-            push: {
-              publicKey: vapid.publicKey,
-              sender: createWebPushSender({ vapid, timeoutMs: TEST_SEND_TIMEOUT_MS }),
-            },
-          }
-        : {}),
-    };
-    depsByCore.set(core, deps);
-  }
-  return deps;
-}
-
-function pushOn(deps: PushDeps): NonNullable<PushDeps['push']> {
+function pushOn(deps: ApiPushDeps): NonNullable<ApiPushDeps['push']> {
   if (!deps.push) {
     throw new NotFoundError(
       'Push notifications are off on this deployment: no VAPID key pair is configured (see `npm run vapid:keys`).',
@@ -79,14 +38,14 @@ function pushOn(deps: PushDeps): NonNullable<PushDeps['push']> {
 /** Web Push for signed-in members: the public key, their devices' subscriptions, and a test push. */
 export function registerPushRoutes(app: Hono<AppEnv>) {
   app.get('/api/push/public-key', (c) => {
-    const { publicKey } = pushOn(pushDeps(c.get('core')));
+    const { publicKey } = pushOn(c.get('core').push());
     return reply(c, vapidPublicKeyResponse, { publicKey });
   });
 
   app.post('/api/push/subscriptions', async (c) => {
     const user = currentUser(c);
     const body = await readJson(c, subscribePushRequest);
-    const result = await subscribePush(pushDeps(c.get('core')), {
+    const result = await subscribePush(c.get('core').push(), {
       userId: user.id,
       subscription: body.subscription,
       // The PWA sends navigator.userAgent; the header is the fallback for other clients.
@@ -98,7 +57,7 @@ export function registerPushRoutes(app: Hono<AppEnv>) {
   app.delete('/api/push/subscriptions', async (c) => {
     const user = currentUser(c);
     const body = await readJson(c, unsubscribePushRequest);
-    const result = await unsubscribePush(pushDeps(c.get('core')), {
+    const result = await unsubscribePush(c.get('core').push(), {
       userId: user.id,
       endpoint: body.endpoint,
     });
@@ -108,7 +67,7 @@ export function registerPushRoutes(app: Hono<AppEnv>) {
   app.post('/api/push/test', async (c) => {
     const user = currentUser(c);
     const core = c.get('core');
-    const deps = pushDeps(core);
+    const deps = core.push();
     const { sender } = pushOn(deps);
     const result = await sendTestNotification(
       {

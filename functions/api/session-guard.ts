@@ -6,22 +6,17 @@ import {
   createSessionVerifier,
   type VerifySession,
 } from '../../shared/src/auth/session-verifier';
-import type { Core } from '../../shared/src/composition';
+import type { Core } from '../../shared/src/composition/core';
 import { SESSION_HEADER } from '../../shared/src/contracts/edge';
 import { ForbiddenError } from '../../shared/src/errors';
 import type { AppEnv } from './app';
 
 /**
- * The only routes anyone may call without a session (SPEC §6.6): health, the public PWA config, and the
- * local dev sign-in (which answers 404 anywhere but a local stack). The auth-matrix test enumerates every
- * route of the app and checks each one not listed here refuses a missing or bad session.
+ * The only routes anyone may call without a session (SPEC §6.6): health and the public PWA config. The
+ * auth-matrix test enumerates every route of the app and checks each one not listed here refuses a missing
+ * or bad session. The local stack adds its dev sign-in routes to this list when it registers them.
  */
-export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
-  'GET /health',
-  'GET /api/config',
-  'GET /api/dev/team',
-  'POST /api/dev/session',
-]);
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['GET /health', 'GET /api/config']);
 
 /** Everything under this prefix needs the admin role as well. */
 export const ADMIN_PREFIX = '/api/admin/';
@@ -60,9 +55,21 @@ export function verifierFor(core: Core): VerifySession {
  * Fails closed: any matched route not in PUBLIC_ROUTES requires a verified session, so a route added later
  * is protected without anyone remembering to protect it. Unmatched paths fall through to the JSON 404.
  */
-export const sessionGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const sessionGuard: MiddlewareHandler<AppEnv> = (c, next) => guard(PUBLIC_ROUTES, c, next);
+
+/** The same guard with more public routes (the local stack's dev sign-in). */
+export function sessionGuardWith(publicRoutes: Iterable<string>): MiddlewareHandler<AppEnv> {
+  const open = new Set([...PUBLIC_ROUTES, ...publicRoutes]);
+  return (c, next) => guard(open, c, next);
+}
+
+const guard = async (
+  publicRoutes: ReadonlySet<string>,
+  c: Parameters<MiddlewareHandler<AppEnv>>[0],
+  next: Parameters<MiddlewareHandler<AppEnv>>[1],
+) => {
   const endpoint = matchedRoutes(c).findLast((r) => r.method !== 'ALL');
-  if (!endpoint || PUBLIC_ROUTES.has(`${endpoint.method} ${endpoint.path}`)) return next();
+  if (!endpoint || publicRoutes.has(`${endpoint.method} ${endpoint.path}`)) return next();
   // /api/chat arrives through CloudFront OAC, whose SigV4 signature occupies Authorization.
   const token = bearerToken(c.req.header(SESSION_HEADER) ?? c.req.header('authorization'));
   const user = await verifierFor(c.get('core'))(token);

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { type HandleEventsDeps, runAgentForEvents } from '../../shared/src/agent/handle-events';
 import { buildInstructions } from '../../shared/src/agent/instructions';
-import { buildCore } from '../../shared/src/composition';
-import { buildAgent } from '../../shared/src/composition-agent';
+import { buildAgent } from '../../shared/src/composition/agent';
+import { buildCore } from '../../shared/src/composition/core';
 import { parseConfig } from '../../shared/src/config';
 import type { EventEnvelope } from '../../shared/src/contracts/events';
 import { newId } from '../../shared/src/ids';
 import type { Model, ModelContent, ModelMessage } from '../../shared/src/ports/model';
 import type { ToolRegistry } from '../../shared/src/tools/registry';
 import { postChatMessage } from '../../shared/src/use-cases/post-chat-message';
+import { type RunEventGroupDeps, runEventGroup } from '../../shared/src/use-cases/run-event-group';
 import {
   type AnthropicEmulator,
   lastToolResults,
@@ -31,7 +31,7 @@ import { type BenchRow, percentile } from './types';
  * Agent turn overhead (SPEC §7): everything but model latency. The model is the Anthropic emulator on
  * loopback answering instantly, through the real SDK. One turn is a chat request that takes two model calls
  * and one read tool ("who is Maria?" → search_contacts → answer), run by the worker's use case
- * (`runAgentForEvents`) over the production composition on DynamoDB Local: durable steps, guard (policy
+ * (`runEventGroup`) over the production composition on DynamoDB Local: durable steps, guard (policy
  * engine with its fact store), reviewer, history, response, run record.
  *
  * Baseline, in the same run and interleaved turn by turn so machine noise hits both alike: a bare tool loop
@@ -165,7 +165,7 @@ export async function run(): Promise<BenchRow[]> {
     stops.push(() => core.sqs.destroy());
     await ensureTable(core.dynamo.raw, tableName);
     const agent = await buildAgent(core);
-    const deps: HandleEventsDeps = agent.deps;
+    const deps: RunEventGroupDeps = agent.deps;
     const model = deps.model;
     if (!model) throw new Error('Claude mode is not configured');
     const counter = countDynamo(core);
@@ -195,7 +195,7 @@ export async function run(): Promise<BenchRow[]> {
       };
       const before = { requests: counter.requests, ms: counter.ms };
       const t0 = performance.now();
-      const out = await runAgentForEvents(deps, [event]);
+      const out = await runEventGroup(deps, [event]);
       const elapsed = ms(t0);
       const taken = { requests: counter.requests - before.requests, dynamoMs: counter.ms - before.ms };
       if (out.outcome !== 'responded') throw new Error(`agent turn ended ${out.outcome}`);
@@ -275,7 +275,7 @@ export async function run(): Promise<BenchRow[]> {
     );
 
     // Rules mode (the local default, no model): an inbound text triaged to a drafted acknowledgement card.
-    const rulesDeps: HandleEventsDeps = { ...deps };
+    const rulesDeps: RunEventGroupDeps = { ...deps };
     delete rulesDeps.model;
     const triageMs: number[] = [];
     const triageRequests: number[] = [];
@@ -299,7 +299,7 @@ export async function run(): Promise<BenchRow[]> {
       };
       const before = counter.requests;
       const t0 = performance.now();
-      const out = await runAgentForEvents(rulesDeps, [event]);
+      const out = await runEventGroup(rulesDeps, [event]);
       const elapsed = ms(t0);
       if (!out.outcome.startsWith('awaiting approval')) throw new Error(`triage ended ${out.outcome}`);
       if (i >= WARMUP) {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { getCore } from '../../shared/src/composition';
+import { getCore } from '../../shared/src/composition/core';
 import { newId } from '../../shared/src/ids';
 import { startLocalStack } from '../local/stack';
 import { type BenchRow, percentile } from './types';

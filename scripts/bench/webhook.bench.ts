@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { resetComposition } from '../../shared/src/composition';
+import { resetComposition } from '../../shared/src/composition/core';
 import { verifyOpenPhoneSignature } from '../../shared/src/domain/openphone-signature';
 import { startDynamoLocal } from '../local/dynamodb';
 import { startSqs } from '../local/sqs';

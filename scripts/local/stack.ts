@@ -5,8 +5,8 @@ import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { createDynamoPushSubscriptionStore } from '../../shared/src/adapters/dynamo/push-subscription-store';
 import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { resetComposition } from '../../shared/src/composition';
-import { resetWorkerDeps } from '../../shared/src/composition-worker';
+import { resetComposition } from '../../shared/src/composition/core';
+import { resetWorkerDeps } from '../../shared/src/composition/worker';
 import { pwaSecurityHeaders } from '../../shared/src/domain/security-headers';
 import { SCHEDULES } from '../../shared/src/schedules';
 import type { BuiltBundles } from '../build/bundles';
@@ -184,6 +184,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         handler: fn<HttpHandler>(modules.api),
         streaming: fn<StreamingHandler>(modules.apiStream),
       },
+      // The demo team's dev sign-in exists on the local stack only (never in a Lambda bundle).
+      { method: '*', path: '/api/dev/*', handler: fn<HttpHandler>(() => import('./dev-routes')) },
       { method: '*', path: '/api/*', handler: fn<HttpHandler>(modules.api) },
       { method: 'POST', path: '/webhooks/openphone', handler: fn<HttpHandler>(modules.webhook) },
       { method: 'POST', path: '/webhooks/twilio/status', handler: fn<HttpHandler>(modules.twilioStatus) },

@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { runAgentForEvents } from '../../shared/src/agent/handle-events';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
 import type { EventEnvelope } from '../../shared/src/contracts/events';
 import { ConflictError, ValidationError } from '../../shared/src/errors';
+import { runEventGroup } from '../../shared/src/use-cases/run-event-group';
 import {
   ALEX,
   createWorld,
@@ -173,9 +173,9 @@ describe('at the same moment', () => {
       payload: { conversationId: draft.conversationId, actionId: draft.id, runId: draft.runId },
     };
     const results = await Promise.allSettled([
-      runAgentForEvents(world.deps, [decided]),
-      runAgentForEvents(world.deps, [decided]),
-      runAgentForEvents(world.deps, [decided]),
+      runEventGroup(world.deps, [decided]),
+      runEventGroup(world.deps, [decided]),
+      runEventGroup(world.deps, [decided]),
     ]);
     // A worker that finds the send in flight asks to be retried later; none sends a second time.
     for (const r of results)
@@ -183,7 +183,7 @@ describe('at the same moment', () => {
         expect(r.reason).toMatchObject({ code: 'action_in_flight', retryable: true });
     expect(world.sentTo(MARIA)).toHaveLength(1);
     // The retry (SQS redelivery) finishes the run without sending again.
-    await runAgentForEvents(world.deps, [decided]);
+    await runEventGroup(world.deps, [decided]);
     expect(world.sentTo(MARIA)).toHaveLength(1);
     expect(await world.core.runs.get(draft.conversationId, draft.runId)).toMatchObject({
       status: 'completed',

@@ -1,10 +1,10 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { lastToolResults, type MessagesRequest, turn } from '../../scripts/emulators/anthropic';
-import { runAgentForEvents } from '../../shared/src/agent/handle-events';
 import type { EventEnvelope } from '../../shared/src/contracts/events';
 import { isAppError } from '../../shared/src/errors';
 import { newId } from '../../shared/src/ids';
+import { runEventGroup } from '../../shared/src/use-cases/run-event-group';
 import { type CrashMode, faultInjector, SimulatedCrash } from './faults';
 import {
   BOB,
@@ -85,7 +85,7 @@ async function scenario(
   async function deliver(event: EventEnvelope) {
     for (let attempt = 0; attempt < 8; attempt++) {
       try {
-        return await runAgentForEvents(deps, [event]);
+        return await runEventGroup(deps, [event]);
       } catch (e) {
         if (e instanceof ProvisionedThroughputExceededException) {
           crashes.push(e.name);
@@ -247,10 +247,8 @@ test('Claude mode: a store hiccup while the prompt is built does not switch the 
       }),
     };
     const event = smsEvent(MARIA, 'The garage door opener is broken', servers.clock());
-    await expect(runAgentForEvents(deps, [event])).rejects.toBeInstanceOf(
-      ProvisionedThroughputExceededException,
-    );
-    await runAgentForEvents(deps, [event]);
+    await expect(runEventGroup(deps, [event])).rejects.toBeInstanceOf(ProvisionedThroughputExceededException);
+    await runEventGroup(deps, [event]);
     const [draft] = await world.actionsFor(`sms:${MARIA}`);
     expect(draft).toMatchObject({ proposedBy: 'model', status: 'PENDING' });
     expect(world.log.entries.some((e) => e.message === 'model.unavailable')).toBe(false);

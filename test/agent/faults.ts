@@ -1,4 +1,4 @@
-import type { HandleEventsDeps } from '../../shared/src/agent/handle-events';
+import type { RunEventGroupDeps } from '../../shared/src/use-cases/run-event-group';
 
 /** What a worker that died mid-run leaves behind: nothing it does after that point happens. */
 export class SimulatedCrash extends Error {
@@ -74,7 +74,7 @@ export function faultInjector(transientError: () => Error = () => new SimulatedC
 
   return {
     /** The same deps with every store and the queue behind the injector. */
-    wrap(deps: HandleEventsDeps): HandleEventsDeps {
+    wrap(deps: RunEventGroupDeps): RunEventGroupDeps {
       return {
         ...deps,
         conversations: wrap('conversations', deps.conversations),

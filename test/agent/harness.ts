@@ -12,10 +12,8 @@ import { ensureQueues } from '../../scripts/local/queues';
 import { type RunningSqs, startSqs } from '../../scripts/local/sqs';
 import { dynamoAuditLog } from '../../shared/src/adapters/dynamo/audit-log';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import type { HandleEventsDeps } from '../../shared/src/agent/handle-events';
-import { runAgentForEvents } from '../../shared/src/agent/handle-events';
-import { buildCore, type Core } from '../../shared/src/composition';
-import { buildAgent } from '../../shared/src/composition-agent';
+import { buildAgent } from '../../shared/src/composition/agent';
+import { buildCore, type Core } from '../../shared/src/composition/core';
 import { parseConfig } from '../../shared/src/config';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
 import { type EventEnvelope, eventEnvelope, type NotifyPayload } from '../../shared/src/contracts/events';
@@ -25,6 +23,7 @@ import type { Log } from '../../shared/src/ports/logger';
 import type { ToolRegistry } from '../../shared/src/tools/registry';
 import { type DecideApprovalInput, decideApproval } from '../../shared/src/use-cases/decide-approval';
 import { processEvent } from '../../shared/src/use-cases/process-event';
+import type { RunEventGroupDeps } from '../../shared/src/use-cases/run-event-group';
 import { freshTable } from '../helpers';
 
 /**
@@ -141,7 +140,7 @@ export interface WorldOptions {
 
 export interface World {
   core: Core;
-  deps: HandleEventsDeps;
+  deps: RunEventGroupDeps;
   registry: ToolRegistry;
   log: ReturnType<typeof recordingLog>;
   servers: Servers;
@@ -209,7 +208,7 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
   const audit = dynamoAuditLog(core.table, clock);
   const decide = (input: DecideApprovalInput) =>
     decideApproval({ ...core, audit, clock, validateArgs }, input);
-  const deps: HandleEventsDeps = { ...agent.deps, audit, clock, log, decide };
+  const deps: RunEventGroupDeps = { ...agent.deps, audit, clock, log };
   const notifications: NotifyPayload[] = [];
   const sentBefore = servers.openphone.state.sent.length;
 
@@ -230,16 +229,8 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
     }
   }
 
-  const processDeps = {
-    ...core,
-    clock,
-    log,
-    cooldownSeconds: 0,
-    runAgent: (events: EventEnvelope[]) => runAgentForEvents(deps, events),
-    notify: async (payload: NotifyPayload) => {
-      notifications.push(payload);
-    },
-  };
+  // Push is off (no VAPID keys): the notify events the worker delivers are recorded as they are worked.
+  const processDeps = { ...core, ...deps, cooldownSeconds: 0 };
 
   const world: World = {
     core,
@@ -255,6 +246,7 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
         if (!batch.length) return seen;
         for (const e of batch) {
           seen.push(e);
+          if (e.type === 'notify') notifications.push(e.payload);
           await processEvent(processDeps, e);
         }
       }

@@ -6,6 +6,7 @@ import { dynamoIntentStore } from '../../shared/src/adapters/dynamo/intent-store
 import { dynamoRunStore } from '../../shared/src/adapters/dynamo/run-store';
 import type { Conversation, Message, PendingAction } from '../../shared/src/contracts/conversations';
 import type { Run } from '../../shared/src/contracts/runs';
+import { ConflictError } from '../../shared/src/errors';
 import { newId } from '../../shared/src/ids';
 import type { ActionStore } from '../../shared/src/ports/action-store';
 import type { AuditLog } from '../../shared/src/ports/audit-log';
@@ -121,9 +122,7 @@ describe.each(implementations)('%s', (_name, make) => {
     const s = await make();
     const c = newId('c_');
     await s.actions.create(action(c, 'a1'));
-    await expect(s.actions.create(action(c, 'a1'))).rejects.toMatchObject({
-      name: 'ConditionalCheckFailedException',
-    });
+    await expect(s.actions.create(action(c, 'a1'))).rejects.toBeInstanceOf(ConflictError);
     expect(await s.actions.transition(c, 'a1', ['APPROVED'], 'EXECUTING')).toBeUndefined();
     expect(await s.actions.transition(c, 'missing', ['PENDING'], 'APPROVED')).toBeUndefined();
 
@@ -206,9 +205,7 @@ describe.each(implementations)('%s', (_name, make) => {
     const c = newId('c_');
     const key = `sms:${newId('+1')}`;
     await s.conversations.create(conversation(c, { triggerKey: key }));
-    await expect(s.conversations.create(conversation(c))).rejects.toMatchObject({
-      name: 'ConditionalCheckFailedException',
-    });
+    await expect(s.conversations.create(conversation(c))).rejects.toBeInstanceOf(ConflictError);
     expect((await s.conversations.findByTriggerKey(key))?.id).toBe(c);
     expect(await s.conversations.findByTriggerKey('sms:none')).toBeUndefined();
 

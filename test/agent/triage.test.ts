@@ -169,8 +169,8 @@ test('two texts inside the cooldown are coalesced into one run with one draft', 
   try {
     const first = smsEvent(MARIA, 'The dishwasher is making a loud noise', servers.clock());
     const second = smsEvent(MARIA, 'Also the garbage disposal stopped working', servers.clock());
-    const { runAgentForEvents } = await import('../../shared/src/agent/handle-events');
-    await runAgentForEvents(w.deps, [first, second]);
+    const { runEventGroup } = await import('../../shared/src/use-cases/run-event-group');
+    await runEventGroup(w.deps, [first, second]);
     const actions = await w.actionsFor(`sms:${MARIA}`);
     expect(actions).toHaveLength(1);
     const conv = await w.conversationFor(`sms:${MARIA}`);

@@ -3,11 +3,13 @@ import { createApp } from '../../functions/api/app';
 import { startClerkEmulator } from '../../scripts/emulators/clerk';
 import { startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
 import { generateDevKeyPair } from '../../scripts/local/dev-auth';
+import { devRoutes } from '../../scripts/local/dev-routes';
 import { ensureQueues } from '../../scripts/local/queues';
 import { startSqs } from '../../scripts/local/sqs';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { devUserId, signDevSessionToken } from '../../shared/src/auth/dev-session';
-import { buildCore } from '../../shared/src/composition';
+import { buildApiDeps } from '../../shared/src/composition/api';
+import { buildCore } from '../../shared/src/composition/core';
 import { parseConfig } from '../../shared/src/config';
 import { type EventEnvelope, eventEnvelope } from '../../shared/src/contracts/events';
 import { freshTable } from '../helpers';
@@ -62,7 +64,9 @@ export async function startApiHarness(
     }),
     'api-test',
   );
-  const app = createApp(async () => core, {
+  const api = buildApiDeps(core);
+  const app = createApp(async () => api, {
+    ...(opts.stage === 'local' ? { extraRoutes: devRoutes } : {}),
     chatTimeoutMs: opts.chatTimeoutMs ?? 4000,
     chatPollMs: 50,
   });

@@ -1,4 +1,4 @@
-import type { Core } from '../../shared/src/composition';
+import type { Core } from '../../shared/src/composition/core';
 import type { Conversation, Message, PendingAction } from '../../shared/src/contracts/conversations';
 import type { Run } from '../../shared/src/contracts/runs';
 import { argsHash } from '../../shared/src/domain/args-hash';

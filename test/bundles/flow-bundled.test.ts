@@ -8,7 +8,7 @@ import {
   turn,
 } from '../../scripts/emulators/anthropic';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
-import { getCore } from '../../shared/src/composition';
+import { getCore } from '../../shared/src/composition/core';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
 
 /**

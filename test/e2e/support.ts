@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
-import { type Core, getCore } from '../../shared/src/composition';
+import { type Core, getCore } from '../../shared/src/composition/core';
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };

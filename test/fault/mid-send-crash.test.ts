@@ -6,7 +6,7 @@ import { afterAll, expect, test } from 'vitest';
 import type { EmulatedMessage } from '../../scripts/emulators/openphone';
 import { workspaceFile } from '../../scripts/emulators/openphone-store';
 import { simulateSms } from '../../scripts/simulate-sms';
-import { type Core, getCore, resetComposition } from '../../shared/src/composition';
+import { type Core, getCore, resetComposition } from '../../shared/src/composition/core';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
 import { decideApproval } from '../../shared/src/use-cases/decide-approval';
 

@@ -9,9 +9,12 @@ import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { dynamoCooldownStore } from '../../shared/src/adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { sqsEventQueue } from '../../shared/src/adapters/sqs-event-queue';
+import { defaultGuard } from '../../shared/src/agent/default-guard';
 import type { EventEnvelope } from '../../shared/src/contracts/events';
 import type { CooldownStore } from '../../shared/src/ports/cooldown-store';
 import { silentLog } from '../../shared/src/ports/logger';
+import { inMemoryStores } from '../../shared/src/testing/in-memory-stores';
+import { ToolRegistry } from '../../shared/src/tools/registry';
 import { type ConsumeDeps, consumeRecord } from '../../shared/src/use-cases/consume-record';
 import { type InboundBackends, startInboundBackends } from './fixtures';
 
@@ -45,18 +48,32 @@ beforeAll(async () => {
       return res;
     },
   };
+  // The agent runs over in-memory stores in rules mode with no tools; the run store observes each run.
+  const stores = inMemoryStores();
+  const createRun = stores.runs.create.bind(stores.runs);
+  stores.runs.create = async (run) => {
+    runs.push({ at: Date.now(), ids: run.trigger.eventIds });
+    // A run takes a while, as the agent does; parked events keep arriving meanwhile.
+    await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    return createRun(run);
+  };
   deps = {
+    ...stores,
     ledger: dynamoEventLedger(table),
     cooldowns,
     queue: sqsEventQueue(be.sqs, be.queueUrl),
     log: silentLog,
     clock: () => new Date(),
     cooldownSeconds: WINDOW_SECONDS,
-    runAgent: async (events) => {
-      runs.push({ at: Date.now(), ids: events.map((e) => e.id) });
-      // A run takes a while, as the agent does; parked events keep arriving meanwhile.
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
-      return { outcome: 'ran', runId: `run_${runs.length}` };
+    registry: new ToolRegistry([]),
+    guard: defaultGuard({ escalationNeedsApproval: true }),
+    settings: {
+      teamName: 'Oak Properties',
+      timezone: 'America/New_York',
+      maxIterations: 4,
+      intentTtlMinutes: 30,
+      tokenBudget: 20_000,
+      staleExecutingMs: 60_000,
     },
   };
 });
@@ -154,8 +171,9 @@ it('bursts for one key: one run per window, every event reaches a run, none drop
   const unsettled = ledger.filter((x) => !x || !['processed', 'coalesced'].includes(x.status));
   expect(unsettled, 'events not yet processed or coalesced').toEqual([]);
 
-  // Exactly one run per window: each run won its window, and windows never overlap.
-  expect(runs.length).toBe(acquisitions.length);
+  // At most one run per window: each run won its window, and windows never overlap. (A window can start
+  // no new run: a redelivered group whose run already finished is answered from the stored run.)
+  expect(runs.length).toBeLessThanOrEqual(acquisitions.length);
   const sorted = [...acquisitions].sort((a, b) => a - b);
   for (let i = 1; i < sorted.length; i++) {
     expect(sorted[i]! - sorted[i - 1]!, `gap between runs ${i} and ${i + 1}`).toBeGreaterThanOrEqual(

@@ -7,7 +7,7 @@ import {
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { startSqs } from '../../scripts/local/sqs';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { resetComposition } from '../../shared/src/composition';
+import { resetComposition } from '../../shared/src/composition/core';
 import { freshTable } from '../helpers';
 
 /** A test-only signing secret (base64 of 32 fixed bytes), never a real one. */

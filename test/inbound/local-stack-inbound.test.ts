@@ -11,7 +11,7 @@ import { buildMessageReceived, signDelivery } from '../../scripts/simulate-sms';
 import { dynamoPageStatusStore } from '../../shared/src/adapters/dynamo/page-status-store';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { createTwilioPager } from '../../shared/src/adapters/twilio-pager';
-import { getCore } from '../../shared/src/composition';
+import { getCore } from '../../shared/src/composition/core';
 import type { LedgerEntry } from '../../shared/src/ports/event-ledger';
 import { until } from './fixtures';
 

@@ -3,7 +3,8 @@ import webpush from 'web-push';
 import { createApp } from '../../functions/api/app';
 import { type PushService, startPushService } from '../../scripts/emulators/push-service';
 import { createDynamoPushSubscriptionStore } from '../../shared/src/adapters/dynamo/push-subscription-store';
-import type { Core } from '../../shared/src/composition';
+import { buildApiDeps } from '../../shared/src/composition/api';
+import type { Core } from '../../shared/src/composition/core';
 import { type BrowserPushSubscription, pushNotificationPayload } from '../../shared/src/contracts/push';
 import type { PushSubscriptionStore } from '../../shared/src/ports/push';
 import { conversationTopic } from '../../shared/src/use-cases/send-notification';
@@ -90,7 +91,8 @@ describe('GET /api/push/public-key', () => {
       ...h.core,
       config: { ...h.core.config, VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined },
     };
-    const app = createApp(async () => off);
+    const offApi = buildApiDeps(off);
+    const app = createApp(async () => offApi);
     const call = (method: string, path: string) =>
       app.request(path, { method, headers: { authorization: `Bearer ${sam}` } });
     for (const [method, path] of [
@@ -332,7 +334,8 @@ describe('POST /api/push/test', () => {
       config: { ...h.core.config, TABLE_NAME: empty.tableName },
       conversations: { ...h.core.conversations, list: async () => [] },
     };
-    const app = createApp(async () => core);
+    const api = buildApiDeps(core);
+    const app = createApp(async () => api);
     const sub = device();
     const post = (path: string, body?: unknown) =>
       app.request(path, {

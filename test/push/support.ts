@@ -7,7 +7,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
-import { type Core, getCore } from '../../shared/src/composition';
+import { type Core, getCore } from '../../shared/src/composition/core';
 import { PHONE, SCREENSHOTS } from '../e2e/support';
 
 /**

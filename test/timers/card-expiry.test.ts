@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
-import { getCore } from '../../shared/src/composition';
+import { expiryTimerName, renotifyTimerName } from '../../shared/src/agent/card-timers';
+import { getCore } from '../../shared/src/composition/core';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
-import { expiryTimerName, renotifyTimerName } from '../../shared/src/use-cases/card-timers';
 import { decideApproval } from '../../shared/src/use-cases/decide-approval';
 
 /**

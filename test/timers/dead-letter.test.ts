@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
-import { getCore } from '../../shared/src/composition';
+import { getCore } from '../../shared/src/composition/core';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
 
 /**

@@ -15,7 +15,6 @@ import { getConversation } from '../../../shared/src/use-cases/get-conversation'
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
 import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
 import type { AppEnv } from '../app';
-import { approvalDeps } from '../deps';
 import { currentUser, readJson, readQuery, reply } from '../http';
 
 /** The team's shared conversations and the decisions on their cards. */
@@ -50,7 +49,7 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
   app.post('/api/conversations/:cid/actions/:aid/approve', async (c) => {
     const body = await readJson(c, approveRequest);
     const user = currentUser(c);
-    const action = await decideApproval(approvalDeps(c.get('core')), {
+    const action = await decideApproval(c.get('core').approvals, {
       conversationId: c.req.param('cid'),
       actionId: c.req.param('aid'),
       decision: 'approve',
@@ -63,7 +62,7 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
   app.post('/api/conversations/:cid/actions/:aid/deny', async (c) => {
     const body = await readJson(c, denyRequest);
     const user = currentUser(c);
-    const action = await decideApproval(approvalDeps(c.get('core')), {
+    const action = await decideApproval(c.get('core').approvals, {
       conversationId: c.req.param('cid'),
       actionId: c.req.param('aid'),
       decision: 'deny',

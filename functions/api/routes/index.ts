@@ -8,7 +8,10 @@ import { registerMemoryRoutes } from './memory';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
 
-export type RouteOptions = ChatRouteOptions;
+export interface RouteOptions extends ChatRouteOptions {
+  /** Routes only some stacks have: the local stack adds the demo team's dev sign-in (scripts/local/dev-routes.ts). */
+  extraRoutes?: { register: (app: Hono<AppEnv>) => void; publicRoutes: string[] };
+}
 
 /**
  * Every /api route. Push subscription routes belong to the push feature: its `registerPushRoutes(app)`
@@ -22,4 +25,5 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
   registerPushRoutes(app);
+  opts.extraRoutes?.register(app);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { type AwsSettingsEmulator, startAwsSettingsEmulator } from '../../../scripts/emulators/aws-settings';
-import { getCore, resetComposition } from '../composition';
+import { getCore, resetComposition } from '../composition/core';
 
 /**
  * Settings on AWS through Powertools Parameters, against a local Secrets Manager + SSM that speak the AWS JSON

@@ -7,6 +7,7 @@ import type {
 } from '../contracts/conversations';
 import type { EventEnvelope } from '../contracts/events';
 import type { Run, RunStep } from '../contracts/runs';
+import { ConflictError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
@@ -21,11 +22,9 @@ import type { RunStore } from '../ports/run-store';
  * real store). test/agent/store-contract.test.ts runs the same checks against these and the DynamoDB adapters.
  */
 
-/** The error the DynamoDB adapters let through on a failed conditional create (callers match on `name`). */
+/** What the DynamoDB adapters throw on a failed conditional create: our typed ConflictError. */
 export function conditionFailed(message = 'The conditional request failed'): Error {
-  const e = new Error(message);
-  e.name = 'ConditionalCheckFailedException';
-  return e;
+  return new ConflictError(message);
 }
 
 const copy = <T>(v: T): T => structuredClone(v);

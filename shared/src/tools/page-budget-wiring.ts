@@ -1,5 +1,5 @@
 import { dynamoPageBudgetStore } from '../adapters/dynamo/page-budget-store';
-import type { Core } from '../composition';
+import type { Core } from '../composition/core';
 import type { ContactDirectory } from './contact-directory';
 import type { PageBudgetDeps } from './page-budget';
 

@@ -1,3 +1,4 @@
+import { type CardTimerSettings, renotifyTimerName } from '../agent/card-timers';
 import type { PendingAction } from '../contracts/conversations';
 import type { EventOf } from '../contracts/events';
 import type { ActionStore } from '../ports/action-store';
@@ -6,8 +7,7 @@ import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { Log } from '../ports/logger';
 import type { RunStore } from '../ports/run-store';
-import { type CardTimerSettings, renotifyTimerName } from './card-timers';
-import type { AgentOutcome } from './process-event';
+import type { AgentOutcome } from './run-event-group';
 
 export interface TimerDeps {
   actions: ActionStore;

@@ -1,24 +1,20 @@
-import type { EventEnvelope, EventOf, NotifyPayload } from '../contracts/events';
+import type { EventEnvelope, NotifyPayload } from '../contracts/events';
 import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
+import { handleTimerFired } from './expire-card';
 import { isRetryRun } from './retry-action';
+import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
+import { runRetryDecision } from './run-retry';
+import { type SendNotificationDeps, sendNotification } from './send-notification';
 
-export interface AgentOutcome {
-  runId?: string;
-  outcome: string;
-}
+export type { AgentOutcome } from './run-event-group';
 
-export interface ProcessEventDeps extends AdmitDeps {
+export interface ProcessEventDeps extends AdmitDeps, RunEventGroupDeps {
   ledger: EventLedger;
   log: Log;
-  /** Runs (or resumes) the agent for a group of events that share a key. */
-  runAgent?: (events: EventEnvelope[]) => Promise<AgentOutcome>;
-  notify?: (payload: NotifyPayload, correlationId: string) => Promise<void>;
-  /** A one-time timer came due (card expiry, re-notification): see use-cases/expire-card. */
-  onTimer?: (event: EventOf<'timer.fired'>) => Promise<AgentOutcome>;
-  /** The decision on a retried card, which lives in its own one-card run (use-cases/run-retry). */
-  onRetryDecision?: (event: EventOf<'approval.decided'>) => Promise<AgentOutcome>;
+  /** Web Push delivery; absent when no VAPID key pair is configured (push is off on this deployment). */
+  push?: SendNotificationDeps;
 }
 
 /**
@@ -33,17 +29,19 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   if (event.type === 'system.ping') {
     result = { outcome: `pong: ${event.payload.note}` };
   } else if (event.type === 'notify') {
-    if (!deps.notify) throw new Error('notify is not configured');
-    await deps.notify(event.payload, event.correlationId);
+    await notify(deps, event.payload);
     result = { outcome: 'notified' };
   } else if (event.type === 'timer.fired') {
-    result = deps.onTimer ? await deps.onTimer(event) : { outcome: 'timers not configured' };
-  } else if (event.type === 'approval.decided' && deps.onRetryDecision && isRetryRun(event.payload.runId)) {
-    result = await deps.onRetryDecision(event);
-  } else if (deps.runAgent) {
-    result = await deps.runAgent(admission.events);
+    // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
+    result = await handleTimerFired(deps, event);
+  } else if (event.type === 'approval.decided' && isRetryRun(event.payload.runId)) {
+    // The decision on a retried card, which lives in its own one-card run (use-cases/run-retry).
+    result = await runRetryDecision(
+      { ...deps, staleExecutingMs: deps.settings.staleExecutingMs, timezone: deps.settings.timezone },
+      event,
+    );
   } else {
-    result = { outcome: 'recorded (agent not configured)' };
+    result = await runEventGroup(deps, admission.events);
   }
 
   const at = deps.clock().toISOString();
@@ -68,4 +66,13 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     outcome: result.outcome,
   });
   return result;
+}
+
+async function notify(deps: ProcessEventDeps, payload: NotifyPayload) {
+  if (!deps.push) {
+    deps.log.info('push.disabled', { conversationId: payload.conversationId, kind: payload.kind });
+    return;
+  }
+  const result = await sendNotification(deps.push, payload);
+  deps.log.info('push.sent', { ...result });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type CardTimerSettings, scheduleCardTimers } from '../agent/card-timers';
 import type { PendingAction } from '../contracts/conversations';
 import type { Run } from '../contracts/runs';
 import { argsHash } from '../domain/args-hash';
@@ -8,7 +9,6 @@ import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { RunStore } from '../ports/run-store';
-import { type CardTimerSettings, scheduleCardTimers } from './card-timers';
 
 export interface RetryActionDeps {
   actions: ActionStore;

@@ -1,20 +1,22 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PendingAction } from '../../contracts/conversations';
 import type { ActionStore } from '../../ports/action-store';
-import { type DynamoTable, isConditionFailed, stripKeys } from './base';
+import { conflictOnConditionFailed, type DynamoTable, isConditionFailed, stripKeys } from './base';
 
 const key = (c: string, a: string) => ({ pk: `CONV#${c}`, sk: `ACTION#${a}` });
 
 export function dynamoActionStore(t: DynamoTable): ActionStore {
   return {
     async create(a) {
-      await t.doc.send(
-        new PutCommand({
-          TableName: t.tableName,
-          Item: { ...key(a.conversationId, a.id), ...a },
-          ConditionExpression: 'attribute_not_exists(sk)',
-        }),
-      );
+      await t.doc
+        .send(
+          new PutCommand({
+            TableName: t.tableName,
+            Item: { ...key(a.conversationId, a.id), ...a },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        )
+        .catch(conflictOnConditionFailed(`Action ${a.id} exists`));
     },
     async get(c, a) {
       const res = await t.doc.send(

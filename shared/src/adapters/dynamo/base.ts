@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../../errors';
 
 export interface DynamoTable {
   doc: DynamoDBDocumentClient;
@@ -13,6 +14,14 @@ export function isConditionFailed(e: unknown): boolean {
     ((e as { name: string }).name === 'ConditionalCheckFailedException' ||
       (e as { name: string }).name === 'TransactionCanceledException')
   );
+}
+
+/** A conditional create that lost (the item exists) becomes our ConflictError; anything else is rethrown. */
+export function conflictOnConditionFailed(message: string) {
+  return (e: unknown): never => {
+    if (isConditionFailed(e)) throw new ConflictError(message);
+    throw e;
+  };
 }
 
 export const epochSeconds = (d: Date) => Math.floor(d.getTime() / 1000);

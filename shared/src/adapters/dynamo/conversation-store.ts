@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation, Message } from '../../contracts/conversations';
 import type { ConversationStore } from '../../ports/conversation-store';
-import { type DynamoTable, isConditionFailed, queryAll, stripKeys } from './base';
+import { conflictOnConditionFailed, type DynamoTable, isConditionFailed, queryAll, stripKeys } from './base';
 
 const meta = (id: string) => ({ pk: `CONV#${id}`, sk: 'META' });
 const PREVIEW_CHARS = 160;
@@ -9,13 +9,15 @@ const PREVIEW_CHARS = 160;
 export function dynamoConversationStore(t: DynamoTable): ConversationStore {
   return {
     async create(c) {
-      await t.doc.send(
-        new PutCommand({
-          TableName: t.tableName,
-          Item: { ...meta(c.id), gsi1pk: 'CONVS', gsi1sk: `${c.lastMessageAt}#${c.id}`, ...c },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await t.doc
+        .send(
+          new PutCommand({
+            TableName: t.tableName,
+            Item: { ...meta(c.id), gsi1pk: 'CONVS', gsi1sk: `${c.lastMessageAt}#${c.id}`, ...c },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        )
+        .catch(conflictOnConditionFailed(`Conversation ${c.id} exists`));
       if (c.triggerKey) {
         await t.doc.send(
           new PutCommand({

@@ -3,22 +3,22 @@ import {
   resolveDeployedEnv,
   SETTINGS_TTL_SECONDS,
   type SettingsSource,
-} from './adapters/aws-settings';
-import { dynamoActionStore } from './adapters/dynamo/action-store';
-import { dynamoAuditLog } from './adapters/dynamo/audit-log';
-import { makeDynamoClients } from './adapters/dynamo/client';
-import { dynamoConversationStore } from './adapters/dynamo/conversation-store';
-import { dynamoCooldownStore } from './adapters/dynamo/cooldown-store';
-import { dynamoEventLedger } from './adapters/dynamo/event-ledger';
-import { dynamoIdempotencyStore } from './adapters/dynamo/idempotency-store';
-import { dynamoInstructionsStore } from './adapters/dynamo/instructions-store';
-import { dynamoIntentStore } from './adapters/dynamo/intent-store';
-import { dynamoRunStore } from './adapters/dynamo/run-store';
-import { timersFromConfig } from './adapters/eventbridge-scheduler';
-import { sqsDeadLetterSink } from './adapters/sqs-dead-letter';
-import { makeSqsClient, sqsEventQueue } from './adapters/sqs-event-queue';
-import { type Config, loadConfig } from './config';
-import { makeLogger } from './logger';
+} from '../adapters/aws-settings';
+import { dynamoActionStore } from '../adapters/dynamo/action-store';
+import { dynamoAuditLog } from '../adapters/dynamo/audit-log';
+import { makeDynamoClients } from '../adapters/dynamo/client';
+import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
+import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
+import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
+import { dynamoIdempotencyStore } from '../adapters/dynamo/idempotency-store';
+import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
+import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
+import { dynamoRunStore } from '../adapters/dynamo/run-store';
+import { timersFromConfig } from '../adapters/eventbridge-scheduler';
+import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
+import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
+import { type Config, loadConfig } from '../config';
+import { makeLogger } from '../logger';
 
 /**
  * Environment → config → adapters, once per cold start. Handlers call `getCore()` (and the worker its

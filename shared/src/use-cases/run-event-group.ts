@@ -1,19 +1,24 @@
-import type { Conversation, PendingAction } from '../contracts/conversations';
+import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
+import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
+import { type AgentDeps, driveRun } from '../agent/run-agent';
+import type { Trigger } from '../agent/types';
+import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { ConflictError, isAppError } from '../errors';
 import type { ContactDirectory } from '../tools/contact-directory';
-import type { DecideApprovalInput } from '../use-cases/decide-approval';
-import type { AgentOutcome } from '../use-cases/process-event';
-import { emailTriageText, type InboundTriageDeps, triageInbound } from './inbound-triage';
-import { type LeadFactRecorder, recordLeadFromEmail } from './lead-intake';
-import { type AgentDeps, driveRun } from './run-agent';
-import type { Trigger } from './types';
+import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 
-export interface HandleEventsDeps extends AgentDeps, InboundTriageDeps {
+export interface AgentOutcome {
+  runId?: string;
+  outcome: string;
+}
+
+export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   /** The policy hooks, plus recording facts read from inbound data (the leads email's fields). */
   policy?: AgentDeps['policy'] & Partial<LeadFactRecorder>;
   directory?: ContactDirectory;
-  decide(input: DecideApprovalInput): Promise<PendingAction>;
+  /** The policy's preconditions for a decision taken by text (the same check the API's approve runs). */
+  checkDecision?: DecideApprovalDeps['checkDecision'];
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
@@ -21,15 +26,12 @@ const DENY = /^\s*(no|n|nope|deny|cancel|don'?t|do not|stop)\b/i;
 const EDIT = /^\s*edit\b[:\s]*([\s\S]+)$/i;
 
 /**
- * Turns a group of events (one key, coalesced by the cooldown) into an agent run. Decisions resume the
+ * The worker's agent use case: turns a group of events (one key, coalesced by the cooldown) into an agent run. Decisions resume the
  * paused run; chat and texts from team members pass the pending-action gate first (SPEC §3.2 step 1);
  * inbound texts and emails from outside start a triage run. Inbound content is only ever data here: it
  * never reaches the gate, so an outside text cannot approve anything (SPEC §6.4).
  */
-export async function runAgentForEvents(
-  deps: HandleEventsDeps,
-  events: EventEnvelope[],
-): Promise<AgentOutcome> {
+export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelope[]): Promise<AgentOutcome> {
   const primary = events[events.length - 1] as EventEnvelope;
   switch (primary.type) {
     case 'approval.decided':
@@ -61,19 +63,38 @@ export async function runAgentForEvents(
       });
     }
     case 'sms.received':
-      return inboundSms(deps, events as Array<EventOf<'sms.received'>>, primary as EventOf<'sms.received'>);
-    case 'email.received':
-      return inboundEmail(
+      return andUnseen(
         deps,
-        events as Array<EventOf<'email.received'>>,
-        primary as EventOf<'email.received'>,
+        events,
+        await inboundSms(deps, events as Array<EventOf<'sms.received'>>, primary as EventOf<'sms.received'>),
+      );
+    case 'email.received':
+      return andUnseen(
+        deps,
+        events,
+        await inboundEmail(
+          deps,
+          events as Array<EventOf<'email.received'>>,
+          primary as EventOf<'email.received'>,
+        ),
       );
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }
 }
 
-async function safeTriage(deps: HandleEventsDeps, text: string) {
+/** Events of the group that the primary's (already finished) run never saw get a run of their own. */
+async function andUnseen(
+  deps: RunEventGroupDeps,
+  events: EventEnvelope[],
+  out: AgentOutcome & { unseen?: string[] },
+): Promise<AgentOutcome> {
+  const unseen = events.filter((e) => out.unseen?.includes(e.id));
+  if (!unseen.length) return { ...(out.runId ? { runId: out.runId } : {}), outcome: out.outcome };
+  return runEventGroup(deps, unseen);
+}
+
+async function safeTriage(deps: RunEventGroupDeps, text: string) {
   try {
     const note = await triageInbound(deps, text);
     if (note) deps.log.info('triage.classified', { ...note, cues: note.cues.length });
@@ -89,7 +110,7 @@ function missing(id: string): never {
 }
 
 async function inboundSms(
-  deps: HandleEventsDeps,
+  deps: RunEventGroupDeps,
   events: Array<EventOf<'sms.received'>>,
   primary: EventOf<'sms.received'>,
 ) {
@@ -176,7 +197,7 @@ async function inboundSms(
 }
 
 async function inboundEmail(
-  deps: HandleEventsDeps,
+  deps: RunEventGroupDeps,
   events: Array<EventOf<'email.received'>>,
   primary: EventOf<'email.received'>,
 ) {
@@ -255,7 +276,7 @@ type GateChannel =
  * schema refuses, a card someone else decided first) is answered with the reason, never dropped.
  */
 async function pendingGate(
-  deps: HandleEventsDeps,
+  deps: RunEventGroupDeps,
   conversationId: string,
   text: string,
   user: { id: string; email: string; name?: string },
@@ -266,7 +287,10 @@ async function pendingGate(
   const action = await deps.actions.get(conversationId, run.awaitingActionId);
   if (action?.status !== 'PENDING') return undefined;
   const decide = (input: Omit<DecideApprovalInput, 'conversationId' | 'actionId' | 'user'>) =>
-    deps.decide({ ...input, conversationId, actionId: action.id, user: { id: user.id, email: user.email } });
+    decideApproval(
+      { ...deps, validateArgs: (tool, args) => deps.registry.validateArgs(tool, args) },
+      { ...input, conversationId, actionId: action.id, user: { id: user.id, email: user.email } },
+    );
   const edit = text.match(EDIT);
   const choices = 'Reply YES to send it, NO to cancel, or EDIT followed by the new text.';
   let reply: string;

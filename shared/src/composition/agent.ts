@@ -1,39 +1,38 @@
-import { anthropicModel } from './adapters/anthropic-model';
-import { DynamoFactStore } from './adapters/dynamo/fact-store';
-import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from './adapters/git-workspace';
-import { createOpenPhoneHttpGateway } from './adapters/openphone-http';
-import { createTwilioPager } from './adapters/twilio-pager';
-import { decisionCheck, readToolFor } from './agent/decision-check';
-import type { HandleEventsDeps } from './agent/handle-events';
-import { loadMemoryContext } from './agent/memory-context';
-import { conversationPolicy } from './agent/policy-runtime';
-import { guardSensitiveReplies, workspaceSensitiveValues } from './agent/sensitive-guard';
-import type { Core } from './composition';
-import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from './config';
-import { checkConfiguredModels } from './domain/model-lifecycle';
+import { anthropicModel } from '../adapters/anthropic-model';
+import { DynamoFactStore } from '../adapters/dynamo/fact-store';
+import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from '../adapters/git-workspace';
+import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
+import { createTwilioPager } from '../adapters/twilio-pager';
+import { decisionCheck, readToolFor } from '../agent/decision-check';
+import { loadMemoryContext } from '../agent/memory-context';
+import { conversationPolicy } from '../agent/policy-runtime';
+import { guardSensitiveReplies, workspaceSensitiveValues } from '../agent/sensitive-guard';
+import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
+import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
   DEFAULT_RULEBASE_FILES,
   loadRulebases,
   type Rulebase,
   SPEC_TOOLS,
   type ToolInfo,
-} from './domain/policy';
-import { createTriageClassifier } from './domain/triage/classifier';
-import type { Log } from './ports/logger';
-import type { Workspace } from './ports/workspace';
-import { buildClickUpToolDeps, clickUpTools } from './tools/clickup';
-import { contactDirectory } from './tools/contact-directory';
-import { buildDbSearchToolDeps, dbSearchTools } from './tools/db-search';
-import { escalate } from './tools/escalation';
-import { buildGoogleToolDeps, googleTools } from './tools/google';
-import { openPhoneTools, replyToSender } from './tools/openphone';
-import { pageBudgetDeps } from './tools/page-budget-wiring';
-import { type BoundTool, bindAll, bindTool, ToolRegistry } from './tools/registry';
-import { runCodeTool } from './tools/sandbox';
-import { buildWebToolDeps, webTools } from './tools/web';
-import { welcomeContact } from './tools/welcome-contact';
-import { workspaceTools } from './tools/workspace';
-import { decideApproval } from './use-cases/decide-approval';
+} from '../domain/policy';
+import { createTriageClassifier } from '../domain/triage/classifier';
+import type { Log } from '../ports/logger';
+import type { Workspace } from '../ports/workspace';
+import { buildClickUpToolDeps, clickUpTools } from '../tools/clickup';
+import { contactDirectory } from '../tools/contact-directory';
+import { buildDbSearchToolDeps, dbSearchTools } from '../tools/db-search';
+import { escalate } from '../tools/escalation';
+import { buildGoogleToolDeps, googleTools } from '../tools/google';
+import { openPhoneTools, replyToSender } from '../tools/openphone';
+import { pageBudgetDeps } from '../tools/page-budget-wiring';
+import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
+import { runCodeTool } from '../tools/sandbox';
+import { buildWebToolDeps, webTools } from '../tools/web';
+import { welcomeContact } from '../tools/welcome-contact';
+import { workspaceTools } from '../tools/workspace';
+import type { RunEventGroupDeps } from '../use-cases/run-event-group';
+import type { Core } from './core';
 
 /**
  * Config → the agent's tools, guard and model. An integration whose credentials are absent is simply not
@@ -41,11 +40,11 @@ import { decideApproval } from './use-cases/decide-approval';
  */
 export async function buildAgent(
   core: Core,
-): Promise<{ deps: HandleEventsDeps; registry: ToolRegistry; workspace?: Workspace }> {
+): Promise<{ deps: RunEventGroupDeps; registry: ToolRegistry; workspace?: Workspace }> {
   const c = core.config;
   if (c.ANTHROPIC_API_KEY) checkModels(core);
   const tools: BoundTool[] = [];
-  let directory: HandleEventsDeps['directory'];
+  let directory: RunEventGroupDeps['directory'];
 
   if (c.OPENPHONE_API_KEY) {
     const sms = createOpenPhoneHttpGateway({ baseUrl: c.OPENPHONE_API_BASE, apiKey: c.OPENPHONE_API_KEY });
@@ -108,7 +107,7 @@ export async function buildAgent(
   tools.push(...policy.tools);
   const registry = new ToolRegistry(tools);
   const ws = workspace;
-  const deps: HandleEventsDeps = {
+  const deps: RunEventGroupDeps = {
     ...core,
     registry,
     guard: guardSensitiveReplies(policy.guard, workspaceSensitiveValues(workspace, core.log)),
@@ -134,7 +133,7 @@ export async function buildAgent(
       tokenBudget: c.RUN_TOKEN_BUDGET,
       staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
     },
-    instructions: async () => (await core.instructions.current())?.text,
+    adminInstructions: async () => (await core.instructions.current())?.text,
     ...(ws
       ? {
           memory: {
@@ -142,11 +141,8 @@ export async function buildAgent(
               await ws.sync();
               return (await loadMemoryContext(ws)).text;
             },
-            async afterTurn(summary: string) {
-              const r = await ws.commitAndPush({
-                conversationId: summary.split(':')[0]?.replace('Conversation ', '') ?? 'unknown',
-                summary,
-              });
+            async afterTurn(turn: { conversationId: string; summary: string }) {
+              const r = await ws.commitAndPush(turn);
               core.log.info('memory.sync', {
                 changed: r.changes.length,
                 pushed: r.pushed,
@@ -159,21 +155,13 @@ export async function buildAgent(
         }
       : {}),
     ...(directory ? { directory } : {}),
-    decide: (input) =>
-      decideApproval(
-        {
-          ...core,
-          validateArgs: (tool, args) => registry.validateArgs(tool, args),
-          checkDecision: decisionCheck({
-            guard: policy.guard,
-            clock: core.clock,
-            timezone: c.TEAM_TIMEZONE,
-            readTool: (name, args, conversationId) =>
-              readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
-          }),
-        },
-        input,
-      ),
+    checkDecision: decisionCheck({
+      guard: policy.guard,
+      clock: core.clock,
+      timezone: c.TEAM_TIMEZONE,
+      readTool: (name, args, conversationId) =>
+        readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
+    }),
   };
   return { deps, registry, ...(workspace ? { workspace } : {}) };
 }

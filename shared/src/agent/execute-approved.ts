@@ -1,0 +1,54 @@
+import type { PendingAction } from '../contracts/conversations';
+import { capOutput } from '../tools/tool';
+import { executeApprovedAction } from './execute-action';
+import type { RunContext } from './run-context';
+import type { CallScope } from './tool-step';
+import type { Observation } from './types';
+
+/**
+ * A decided card, one durable `tool_result` step: denied or expired becomes an observation the planner
+ * answers; approved is executed exactly once (execute-action.ts) and its result shown in the conversation.
+ */
+export function approvedStep(ctx: RunContext, action: PendingAction, scope: CallScope): Promise<Observation> {
+  const { deps } = ctx;
+  const { base } = scope;
+  return ctx.durable.step('tool_result', async () => {
+    if (action.status === 'DENIED' || action.status === 'EXPIRED') {
+      return {
+        ...base,
+        actionId: action.id,
+        status: 'denied' as const,
+        ...(action.denyReason ? { error: action.denyReason } : {}),
+      };
+    }
+    const exec = await executeApprovedAction(
+      { ...deps, staleExecutingMs: deps.settings.staleExecutingMs },
+      { conversationId: ctx.convId, actionId: action.id },
+      scope.toolCtx,
+    );
+    await deps.conversations.appendMessage({
+      id: `m_${action.id}_result`,
+      conversationId: ctx.convId,
+      role: 'tool',
+      text: exec.ok ? `Done: ${action.summary}` : `Failed: ${action.summary} — ${exec.error}`,
+      createdAt: deps.clock().toISOString(),
+      author: { kind: 'assistant', name: 'Switchboard' },
+      runId: ctx.runId,
+      actionId: action.id,
+      tool: {
+        name: action.tool,
+        args: action.args,
+        ...(exec.ok ? { result: capOutput(exec.result, 2000) } : { error: exec.error }),
+      },
+    });
+    const done = {
+      ...base,
+      args: action.args,
+      actionId: action.id,
+      ...(action.edit ? { edited: true } : {}),
+    };
+    return exec.ok
+      ? { ...done, status: 'executed' as const, result: capOutput(exec.result) }
+      : { ...done, status: 'failed' as const, error: exec.error };
+  });
+}

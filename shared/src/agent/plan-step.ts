@@ -1,0 +1,81 @@
+import type { PendingIntent } from '../contracts/conversations';
+import { isAppError } from '../errors';
+import { claudePlan, type Round } from './claude-planner';
+import { buildInstructions } from './instructions';
+import { rulesPlan } from './rules-planner';
+import type { RunContext } from './run-context';
+import { isTransient } from './transient';
+import type { Plan, PlannerInput, Trigger } from './types';
+
+/**
+ * Planner: one durable `plan` step — Claude when the run is in Claude mode (the rules planner takes over on a
+ * model outage), the rules planner otherwise. The model's usage is added to the run, and a run over its
+ * token budget stops with a message instead of planning on.
+ */
+export async function planStep(
+  ctx: RunContext,
+  trigger: Trigger,
+  rounds: Round[],
+  pendingIntent: PendingIntent | undefined,
+): Promise<Plan> {
+  const { deps, durable } = ctx;
+  const rulesInput: PlannerInput = {
+    trigger,
+    observations: rounds.flatMap((r) => r.observations),
+    now: deps.clock(),
+    timezone: deps.settings.timezone,
+    hasTool: (n: string) => deps.registry.has(n),
+    ...(pendingIntent ? { pendingIntent } : {}),
+  };
+  const step = await durable.step('plan', async () => {
+    if (ctx.mode !== 'claude' || !deps.model) return { plan: rulesPlan(rulesInput), mode: 'rules' as const };
+    try {
+      return await modelPlan(ctx, trigger, rounds);
+    } catch (e) {
+      // A store that failed while the prompt was built is not a model outage: redeliver, stay in Claude mode.
+      if (isTransient(e) && !(isAppError(e) && e.code === 'model_unavailable')) throw e;
+      // Model outage: the deterministic planner takes over so the team is still alerted (SPEC §3.1).
+      deps.log.warn('model.unavailable', { runId: durable.run.id, error: String(e) });
+      return { plan: rulesPlan(rulesInput), mode: 'rules' as const, fallback: String(e).slice(0, 300) };
+    }
+  });
+  ctx.mode = step.mode;
+  if ('usage' in step && step.usage && ctx.addUsage(step.usage, step.model ?? '')) {
+    return {
+      kind: 'respond',
+      text: 'This request used up its token budget; I stopped here. Please narrow it down.',
+    };
+  }
+  return step.plan;
+}
+
+/** The prompt (instructions, memory, facts, history before this run) and one call to Claude. */
+async function modelPlan(ctx: RunContext, trigger: Trigger, rounds: Round[]) {
+  const { deps, durable } = ctx;
+  const model = deps.model as NonNullable<typeof deps.model>;
+  const [admin, memory, facts] = await Promise.all([
+    deps.adminInstructions?.(),
+    deps.memory?.context(),
+    deps.policy?.summary(ctx.convId, deps.clock()),
+  ]);
+  const system = buildInstructions({
+    teamName: deps.settings.teamName,
+    timezone: deps.settings.timezone,
+    now: durable.run.createdAt ? new Date(durable.run.createdAt) : deps.clock(),
+    trigger,
+    ...(admin ? { adminInstructions: admin } : {}),
+    ...(memory ? { memory } : {}),
+    ...(facts ? { facts } : {}),
+  });
+  // Only what was said before this run, without the trigger's own messages (sent as the current turn):
+  // the prompt is then the same on every replay and after a resume, and it stays a cacheable prefix.
+  const history = (await deps.conversations.listMessages(ctx.convId, { limit: 30 })).filter(
+    (m) => m.createdAt < durable.run.createdAt && !ctx.triggerMessageIds.has(m.id),
+  );
+  const out = await claudePlan(
+    model,
+    { trigger, history, rounds, system, tools: deps.registry.toModelTools() },
+    deps.settings.tokenBudget,
+  );
+  return { plan: out.plan, usage: out.usage, model: out.model, mode: 'claude' as const };
+}

@@ -1,0 +1,146 @@
+import type { PendingAction, ReviewScore } from '../contracts/conversations';
+import { argsHash } from '../domain/args-hash';
+import { ConflictError } from '../errors';
+import type { GuardVerdict } from '../ports/tool-guard';
+import { cardPolicy } from './card-policy';
+import { scheduleCardTimers } from './card-timers';
+import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
+import type { RunContext } from './run-context';
+import type { CallScope } from './tool-step';
+import type { PlannedCall, Trigger } from './types';
+
+type Proposal = { status: 'refused'; error: string } | { status: 'created'; actionId: string };
+
+/**
+ * A write, one durable `approval_requested` step: the guard, the reviewer, then the card (pending, or
+ * approved by the policy), its audit entry and message, and the approval push. Refused writes never
+ * become cards.
+ */
+export function proposeAction(
+  ctx: RunContext,
+  trigger: Trigger,
+  call: PlannedCall,
+  scope: CallScope,
+): Promise<Proposal> {
+  const { deps } = ctx;
+  return ctx.durable.step('approval_requested', async () => {
+    const verdict = await deps.guard.check(
+      { tool: call.name, kind: 'write', args: scope.args, origin: scope.origin, conversationId: ctx.convId },
+      scope.env,
+    );
+    // A write blocked only on a question for a person (e.g. "is this urgent enough to text during quiet
+    // hours?") becomes a card that shows the question: approving it is that person's answer. A write
+    // blocked on anything else (unknown recipient, a hard rule) is refused outright.
+    const needsAnswer =
+      verdict.decision === 'deny' &&
+      (verdict.missing?.questions.length ?? 0) > 0 &&
+      (verdict.missing?.tools.length ?? 0) === 0;
+    if (verdict.decision === 'deny' && !needsAnswer) {
+      return {
+        status: 'refused' as const,
+        error: verdict.reason,
+        why: verdict.why,
+        missing: verdict.missing,
+      };
+    }
+    const review = reviewPlan({ ...call, args: scope.args }, trigger);
+    if (review.score < REVIEW_THRESHOLD) {
+      await deps.audit.append({
+        conversationId: ctx.convId,
+        type: 'plan.rejected_by_review',
+        actor: 'reviewer',
+        data: { tool: call.name, review },
+      });
+      return {
+        status: 'refused' as const,
+        error: `reviewer scored the draft ${review.score}/10: ${review.issues.join(' ')}`,
+      };
+    }
+    const action = await createCard(ctx, trigger, call, scope, verdict, review, needsAnswer);
+    return { status: 'created' as const, actionId: action.id };
+  });
+}
+
+/** The card, counted once even when the step is replayed after a crash, with its audit entry and message. */
+async function createCard(
+  ctx: RunContext,
+  trigger: Trigger,
+  call: PlannedCall,
+  scope: CallScope,
+  verdict: GuardVerdict,
+  review: ReviewScore,
+  needsAnswer: boolean,
+): Promise<PendingAction> {
+  const { deps, durable } = ctx;
+  const { args, origin } = scope;
+  const conversation = await ctx.ensureConversation();
+  const at = deps.clock().toISOString();
+  const auto = verdict.decision === 'allow';
+  const action: PendingAction = {
+    id: `act_${durable.run.id.replace(/^run_/, '')}_${durable.nextSeq}`,
+    conversationId: conversation.id,
+    runId: durable.run.id,
+    tool: call.name,
+    args,
+    argsHash: argsHash(call.name, args),
+    summary: scope.tool.summarize(args),
+    status: auto ? 'APPROVED' : 'PENDING',
+    proposedBy: origin === 'model' ? 'model' : 'planner',
+    reason: needsAnswer
+      ? `${call.reason}. Blocked until a person answers: ${verdict.missing?.questions.join(' ')}`
+      : call.reason,
+    review: { plan: review },
+    policy: cardPolicy(origin === 'planner' ? call.policy : undefined, verdict),
+    createdAt: at,
+    updatedAt: at,
+    version: 0,
+    ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
+  };
+  // A replayed step (crash after the create) must not count the same card twice.
+  const created = await deps.actions.create(action).then(
+    () => true,
+    (e) => {
+      if (!(e instanceof ConflictError)) throw e;
+      return false;
+    },
+  );
+  if (!auto && created) await deps.conversations.adjustPending(conversation.id, 1);
+  else if (!auto) await recountPending(ctx, conversation.id);
+  await deps.audit.append({
+    conversationId: conversation.id,
+    type: auto ? 'action.auto_approved' : 'action.proposed',
+    actor: origin,
+    at,
+    data: { actionId: action.id, tool: call.name, args, review, why: action.policy?.why },
+  });
+  await deps.conversations.appendMessage({
+    id: `m_${action.id}`,
+    conversationId: conversation.id,
+    role: 'tool',
+    text: action.summary,
+    createdAt: at,
+    author: { kind: 'assistant', name: 'Switchboard' },
+    runId: durable.run.id,
+    actionId: action.id,
+    tool: { name: call.name, args },
+  });
+  if (!auto) {
+    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id);
+    const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
+    await scheduleCardTimers(deps, action, { urgent });
+  }
+  return action;
+}
+
+/**
+ * A replayed proposal (the card already existed): the worker that created it may have died before counting
+ * it, so the counter is raised to the number of cards still waiting (never lowered here: decisions do that).
+ */
+async function recountPending(ctx: RunContext, conversationId: string) {
+  const { deps } = ctx;
+  const waiting = (await deps.actions.listByConversation(conversationId)).filter(
+    (a) => a.status === 'PENDING',
+  ).length;
+  const counted = (await deps.conversations.get(conversationId))?.pendingCount ?? 0;
+  if (waiting > counted) await deps.conversations.adjustPending(conversationId, waiting - counted);
+}

@@ -1,0 +1,19 @@
+import type { ChatIntent } from '../intent';
+import { calendar } from './calendar';
+import { createEvent } from './create-event';
+import { createTask } from './create-task';
+import { lookup } from './lookup';
+import { remember } from './remember';
+import { sendEmail } from './send-email';
+import { sendText } from './send-text';
+
+/** The chat intents in the order a new request is tried against them (the first that recognises it wins). */
+export const CHAT_INTENTS: readonly ChatIntent[] = [
+  remember,
+  sendText,
+  sendEmail,
+  createTask,
+  calendar,
+  createEvent,
+  lookup,
+];

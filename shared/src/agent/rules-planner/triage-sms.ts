@@ -1,0 +1,128 @@
+import {
+  classLine,
+  factsFor,
+  factsLine,
+  NEWCOMER_CLASSES,
+  nameFromText,
+  smsReply,
+  welcomeReply,
+} from '../rules-triage';
+import type { Plan, PlannerInput, Trigger } from '../types';
+import { call, find, firstContact, outcome } from './helpers';
+
+/** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
+const CLOSING_WORDS =
+  '(?:ok(?:ay)?|k|thanks?|thank you|thx|ty|got it|sounds good|great|perfect|cool|will do|see you(?: then| soon| tomorrow)?|you too|no problem|np|so much|very much|a lot|again)';
+const CLOSING = new RegExp(`^${CLOSING_WORDS}(?: ${CLOSING_WORDS})*$`);
+const isClosing = (text: string) =>
+  CLOSING.test(
+    text
+      .toLowerCase()
+      .replace(/[^a-z\s]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+
+/** An inbound text: identify the sender, page on-call if urgent, draft a reply in the team's voice, report. */
+export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>): Plan {
+  const obs = input.observations;
+  if (!t.urgent && (t.texts.every(isClosing) || t.triage?.triageClass === 'thanks'))
+    return { kind: 'no_action', reason: `closing text from ${t.from}` };
+  const lookup = find(obs, 'search_contacts');
+  if (!lookup)
+    return {
+      kind: 'calls',
+      calls: [{ name: 'search_contacts', args: { query: t.from, limit: 1 }, reason: 'Identify the sender' }],
+    };
+  const contact = firstContact(lookup);
+  const who = contact?.name ?? t.from;
+  const text = t.texts.join(' / ');
+  if (t.urgent && input.hasTool('escalate') && !find(obs, 'escalate')) {
+    return {
+      kind: 'calls',
+      calls: [
+        {
+          name: 'escalate',
+          args: {
+            reason: `Urgent text from ${who}${t.triage?.kind ? ` (${t.triage.kind} emergency)` : ''}`,
+            from: t.from,
+            text: text.slice(0, 500),
+          },
+          reason: `The message looks urgent: page the on-call person${t.triage ? ` · ${classLine(t.triage)}` : ''}`,
+        },
+      ],
+    };
+  }
+  const send = find(obs, 'send_message');
+  const esc = find(obs, 'escalate');
+  const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
+  if (!send) {
+    if (!contact) return unknownSender(input, t, text, escNote);
+    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first.
+    const read = find(obs, 'read_file');
+    if (t.triage && input.hasTool('read_file') && !read)
+      return call('read_file', { path: 'MEMORY.md' }, 'Look up what the team knows');
+    const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
+    const ack = smsReply(t.triage, contact.name, t.urgent, facts);
+    const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
+    return {
+      kind: 'calls',
+      calls: [
+        {
+          name: 'send_message',
+          args: { to: t.from, text: ack },
+          reason: `Acknowledge ${who}'s text${why ? ` · ${why}` : ''}`,
+        },
+      ],
+    };
+  }
+  return {
+    kind: 'respond',
+    text: `${who} texted: “${text.slice(0, 300)}”. ${outcome(send, 'The acknowledgement was sent.', 'send the acknowledgement')}${escNote}`,
+  };
+}
+
+/**
+ * An unknown number: a lead or a viewing request gets ONE card that adds the sender as a prospect and sends
+ * the reply (welcome_contact); anything else alerts the team with what triage made of it — never silence.
+ */
+function unknownSender(
+  input: PlannerInput,
+  t: Extract<Trigger, { kind: 'inbound_sms' }>,
+  text: string,
+  escNote: string,
+): Plan {
+  const welcome = find(input.observations, 'welcome_contact');
+  const why = classLine(t.triage);
+  if (t.triage && NEWCOMER_CLASSES.has(t.triage.triageClass) && input.hasTool('welcome_contact')) {
+    if (!welcome) {
+      const name = t.texts.map(nameFromText).find(Boolean);
+      return {
+        kind: 'calls',
+        calls: [
+          {
+            name: 'welcome_contact',
+            args: {
+              phone: t.from,
+              ...(name ? { name } : {}),
+              role: 'prospect',
+              text: welcomeReply(name, t.triage),
+            },
+            reason: `New ${why} from an unknown number: add them as a prospect and reply`,
+          },
+        ],
+      };
+    }
+    return {
+      kind: 'respond',
+      text: `New ${why} from ${t.from}: “${text.slice(0, 300)}”. ${outcome(welcome, 'They were added as a prospect and the reply was sent.', 'add them and reply')}${escNote}`,
+    };
+  }
+  return {
+    kind: 'respond',
+    text: `Text from an unknown number ${t.from}${why ? ` (${why})` : ''}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
+  };
+}
+
+const memoryText = (result: unknown) =>
+  typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');

@@ -1,0 +1,183 @@
+import { costUsd } from '../adapters/anthropic-model';
+import type { Conversation, PendingIntent } from '../contracts/conversations';
+import type { NotifyPayload } from '../contracts/events';
+import type { Usage } from '../contracts/runs';
+import { ConflictError } from '../errors';
+import type { ActionStore } from '../ports/action-store';
+import type { AuditLog } from '../ports/audit-log';
+import type { ConversationStore } from '../ports/conversation-store';
+import type { EventQueue } from '../ports/event-queue';
+import type { IntentStore } from '../ports/intent-store';
+import type { Log } from '../ports/logger';
+import type { Model, ModelUsage } from '../ports/model';
+import type { RunStore } from '../ports/run-store';
+import type { ToolGuard } from '../ports/tool-guard';
+import type { ToolRegistry } from '../tools/registry';
+import type { CardTimerSettings } from './card-timers';
+import type { DurableRun } from './durable-run';
+import type { Trigger } from './types';
+
+export interface AgentDeps {
+  conversations: ConversationStore;
+  actions: ActionStore;
+  intents: IntentStore;
+  runs: RunStore;
+  audit: AuditLog;
+  queue: EventQueue;
+  log: Log;
+  clock: () => Date;
+  registry: ToolRegistry;
+  guard: ToolGuard;
+  /** Absent → rules mode. */
+  model?: Model;
+  settings: {
+    teamName: string;
+    timezone: string;
+    maxIterations: number;
+    intentTtlMinutes: number;
+    tokenBudget: number;
+    staleExecutingMs: number;
+  };
+  adminInstructions?: () => Promise<string | undefined>;
+  /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */
+  policy?: {
+    observe(
+      conversationId: string,
+      tool: string,
+      args: Record<string, unknown>,
+      result: unknown,
+      now: Date,
+    ): Promise<void>;
+    summary(conversationId: string, now: Date): Promise<string>;
+  };
+  /** Expiry and urgent re-notification timers for cards that wait for a person. */
+  cardTimers?: CardTimerSettings;
+  memory?: {
+    /** MEMORY.md and the tree, capped, for the instructions. */
+    context(): Promise<string>;
+    /** Commit and push what the turn changed; returns conflicts to resolve next turn. */
+    afterTurn(turn: { conversationId: string; summary: string }): Promise<{
+      changed: boolean;
+      conflicts: string[];
+    }>;
+  };
+}
+
+export interface StartRun {
+  conversation: {
+    id: string;
+    create: () => Conversation;
+    inbound: Array<{ id: string; text: string; at: string; author: string }>;
+  };
+  trigger: Trigger;
+  runId: string;
+  eventIds: string[];
+  key: string;
+  user?: { id: string; email: string };
+  /** A fixed answer instead of planning: the pending-action gate's reply to a team member who texted. */
+  reply?: string;
+  /** Stored messages that carry the trigger itself (kept out of the history, as the trigger is sent anyway). */
+  messageIds?: string[];
+}
+
+/** The run's input step: what it is about, fixed on the first attempt so every replay sees the same. */
+export interface RunInput {
+  trigger: Trigger;
+  pendingIntent: PendingIntent | null;
+  reply?: string;
+  messageIds?: string[];
+}
+
+export const emptyUsage = (): Usage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+  modelCalls: 0,
+});
+
+/** What one run knows while it goes: its deps, its durable steps, the trigger, the conversation, the usage. */
+export class RunContext {
+  usage: Usage = emptyUsage();
+  memoryTouched = false;
+  conversation?: Conversation;
+  /** The trigger as stored in the run's input step (a resumed run is started without one). */
+  trigger?: Trigger;
+  triggerMessageIds = new Set<string>();
+  mode: 'claude' | 'rules';
+
+  constructor(
+    readonly deps: AgentDeps,
+    readonly durable: DurableRun,
+    readonly start: StartRun,
+  ) {
+    this.mode = durable.run.mode;
+  }
+
+  get convId() {
+    return this.start.conversation.id;
+  }
+
+  get runId() {
+    return this.durable.run.id;
+  }
+
+  /** Creates the team conversation on the first visible output (a NO_ACTION_NEEDED run creates none). */
+  async ensureConversation(): Promise<Conversation> {
+    if (this.conversation) return this.conversation;
+    let c = await this.deps.conversations.get(this.convId);
+    if (!c) {
+      c = this.start.conversation.create();
+      await this.deps.conversations.create(c).catch((e) => {
+        if (!(e instanceof ConflictError)) throw e;
+      });
+    }
+    for (const m of this.start.conversation.inbound) {
+      await this.deps.conversations.appendMessage({
+        id: m.id,
+        conversationId: this.convId,
+        role: 'inbound',
+        text: m.text,
+        createdAt: m.at,
+        channel: this.start.trigger.kind === 'inbound_email' ? 'email' : 'sms',
+        author: { kind: 'contact', name: m.author },
+      });
+    }
+    this.conversation = c;
+    return c;
+  }
+
+  /** Adds a model call's usage; true when the run has used up its token budget. */
+  addUsage(u: ModelUsage, model: string): boolean {
+    this.usage.inputTokens += u.inputTokens;
+    this.usage.outputTokens += u.outputTokens;
+    this.usage.cacheReadTokens += u.cacheReadTokens;
+    this.usage.cacheWriteTokens += u.cacheWriteTokens;
+    this.usage.modelCalls += 1;
+    this.usage.costUsd += costUsd(model, u);
+    return this.usage.inputTokens + this.usage.cacheReadTokens > this.deps.settings.tokenBudget * 4;
+  }
+
+  async notify(kind: NotifyPayload['kind'], title: string, body: string, actionId?: string) {
+    const at = this.deps.clock().toISOString();
+    await this.deps.queue.send({
+      // Deterministic id: a replayed step re-sends the same event, which the worker's ledger de-duplicates.
+      id: `notify_${actionId ?? `${this.runId}_${this.durable.nextSeq}`}`,
+      type: 'notify',
+      correlationId: `conv:${this.convId}`,
+      key: `notify:${this.convId}`,
+      occurredAt: at,
+      payload: {
+        kind,
+        conversationId: this.convId,
+        title: title.slice(0, 120),
+        body: body.slice(0, 500),
+        ...(actionId ? { actionId } : {}),
+        ...(this.conversation?.contact
+          ? { contact: { name: this.conversation.contact.name, phone: this.conversation.contact.phone } }
+          : {}),
+      },
+    });
+  }
+}

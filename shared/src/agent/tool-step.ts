@@ -1,0 +1,117 @@
+import { isAppError } from '../errors';
+import type { GuardEnv } from '../ports/tool-guard';
+import type { BoundTool } from '../tools/registry';
+import { capOutput, type ToolContext } from '../tools/tool';
+import { approvedStep } from './execute-approved';
+import { proposeAction } from './propose-action';
+import type { RunContext } from './run-context';
+import type { Observation, PlannedCall, Trigger } from './types';
+
+export type CallOutcome = Observation | { paused: string };
+
+/** What every step of one call shares: the call as planned, who planned it, the tool's context, the guard's env. */
+export interface CallScope {
+  base: Pick<Observation, 'name' | 'args' | 'toolUseId'>;
+  tool: BoundTool;
+  args: Record<string, unknown>;
+  origin: 'model' | 'planner';
+  toolCtx: ToolContext;
+  env: GuardEnv;
+}
+
+/**
+ * Executor: one call through the guard. Reads (and the assistant's own notes) run in one durable step;
+ * writes become pending actions that pause the run, or run exactly once when approved.
+ */
+export async function executeCall(
+  ctx: RunContext,
+  trigger: Trigger,
+  call: PlannedCall,
+): Promise<CallOutcome> {
+  const { deps } = ctx;
+  const base = { name: call.name, args: call.args, ...(call.toolUseId ? { toolUseId: call.toolUseId } : {}) };
+  if (!deps.registry.has(call.name))
+    return { ...base, status: 'error', error: `There is no tool named ${call.name}.` };
+  const valid = deps.registry.validateArgs(call.name, call.args);
+  if (!valid.ok) return { ...base, status: 'error', error: `Invalid arguments: ${valid.reason}` };
+  const scope = callScope(ctx, base, valid.args);
+  if (scope.tool.kind !== 'write') return readStep(ctx, scope);
+
+  const proposal = await proposeAction(ctx, trigger, call, scope);
+  if (proposal.status === 'refused') return { ...base, status: 'refused', error: proposal.error };
+  const action = await deps.actions.get(ctx.convId, proposal.actionId);
+  if (!action) return { ...base, status: 'error', error: 'the pending action disappeared' };
+  if (action.status === 'PENDING') return { paused: action.id };
+  return approvedStep(ctx, action, scope);
+}
+
+function callScope(ctx: RunContext, base: CallScope['base'], args: Record<string, unknown>): CallScope {
+  const { deps } = ctx;
+  const tool = deps.registry.get(base.name);
+  const toolCtx: ToolContext = {
+    conversationId: ctx.convId,
+    runId: ctx.runId,
+    now: deps.clock(),
+    timezone: deps.settings.timezone,
+  };
+  const env: GuardEnv = {
+    now: deps.clock(),
+    timezone: deps.settings.timezone,
+    // The policy solver may look facts up with read tools, through the guard like any other read.
+    callReadTool: async (name: string, a: Record<string, unknown>) => {
+      const t = deps.registry.get(name);
+      if (t.kind !== 'read') throw new Error(`${name} is not a read tool`);
+      const v = await deps.guard.check(
+        { tool: name, kind: 'read', args: a, origin: 'solver', conversationId: ctx.convId },
+        env,
+      );
+      if (v.decision === 'deny') throw new Error(v.reason);
+      return t.run(a, toolCtx);
+    },
+  };
+  return { base, tool, args, origin: ctx.mode === 'claude' ? 'model' : 'planner', toolCtx, env };
+}
+
+/** A read or internal tool: guard, run, feed read results to the policy's facts; one durable step. */
+function readStep(ctx: RunContext, s: CallScope): Promise<Observation> {
+  const { deps } = ctx;
+  const { base, tool, args } = s;
+  return ctx.durable.step('tool_result', async () => {
+    const verdict = await deps.guard.check(
+      { tool: base.name, kind: tool.kind, args, origin: s.origin, conversationId: ctx.convId },
+      s.env,
+    );
+    // Only an explicit allow runs a read or a memory note: the kind never waves a call through.
+    if (verdict.decision !== 'allow') return { ...base, status: 'refused' as const, error: verdict.reason };
+    try {
+      const raw = await tool.run(args, s.toolCtx);
+      if (tool.kind === 'read') await deps.policy?.observe(ctx.convId, base.name, args, raw, deps.clock());
+      if (tool.kind === 'internal') await noteMemoryWrite(ctx, base.name, args);
+      return { ...base, status: 'ok' as const, result: capOutput(raw) };
+    } catch (e) {
+      if (isAppError(e) && e.retryable && e.code !== 'model_unavailable') {
+        return { ...base, status: 'error' as const, error: `${e.message} (temporary; try again later)` };
+      }
+      return { ...base, status: 'error' as const, error: e instanceof Error ? e.message : String(e) };
+    }
+  });
+}
+
+async function noteMemoryWrite(ctx: RunContext, tool: string, args: Record<string, unknown>) {
+  ctx.memoryTouched = true;
+  await ctx.deps.audit.append({
+    conversationId: ctx.convId,
+    type: 'memory.write',
+    actor: 'switchboard',
+    data: { tool, args: summarizeArgs(args) },
+  });
+}
+
+function summarizeArgs(args: Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [
+      k,
+      typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…` : v,
+    ]),
+  );
+}

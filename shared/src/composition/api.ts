@@ -1,0 +1,123 @@
+import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
+import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
+import { lazyDecisionDeps } from '../agent/decision-deps';
+import { NotFoundError } from '../errors';
+import type { PushSender, PushSubscriptionStore } from '../ports/push';
+import type { Workspace } from '../ports/workspace';
+import type { DecideApprovalDeps } from '../use-cases/decide-approval';
+import { type Core, getCore } from './core';
+
+/**
+ * The approval use case's dependencies, from the composed core. Every decision is checked against the card
+ * tool's own schema and the policy's preconditions (with the team's rulebase from the memory workspace when
+ * there is one); both are built on the first decision of a cold start and kept.
+ */
+export function approvalDeps(core: Core, workspace?: () => Promise<Workspace>): DecideApprovalDeps {
+  const decisionChecks = lazyDecisionDeps({
+    config: core.config,
+    table: core.table,
+    log: core.log,
+    clock: core.clock,
+    ...(core.config.MEMORY_GIT_URL && workspace ? { workspace } : {}),
+  });
+  return {
+    actions: core.actions,
+    conversations: core.conversations,
+    audit: core.audit,
+    queue: core.queue,
+    clock: core.clock,
+    validateArgs: decisionChecks.validateArgs,
+    ...(decisionChecks.checkDecision ? { checkDecision: decisionChecks.checkDecision } : {}),
+  };
+}
+
+/** A test push is sent while the person waits on the request (API Gateway gives up at 29 s). */
+const TEST_SEND_TIMEOUT_MS = 5_000;
+
+export interface ApiPushDeps {
+  subscriptions: PushSubscriptionStore;
+  /** Absent when no VAPID key pair is configured: push is off on this deployment. */
+  push?: { publicKey: string; sender: PushSender };
+}
+
+export interface ApiDeps extends Core {
+  approvals: DecideApprovalDeps;
+  /**
+   * Built on first use: a half or malformed VAPID key pair is a ConfigError (500, naming the variables,
+   * never the key material) on every push route, and only there.
+   */
+  push(): ApiPushDeps;
+  /** The memory workspace, opened on first use (most API calls never need it). */
+  memoryWorkspace(): Promise<Workspace>;
+}
+
+/** The API's graph: the core plus approvals, push and the memory workspace, built once per cold start. */
+export function buildApiDeps(core: Core): ApiDeps {
+  let push: ApiPushDeps | undefined;
+  const memoryWorkspace = apiWorkspace(core);
+  return {
+    ...core,
+    approvals: approvalDeps(core, memoryWorkspace),
+    push: () => {
+      push ??= buildPushDeps(core);
+      return push;
+    },
+    memoryWorkspace,
+  };
+}
+
+function buildPushDeps(core: Core): ApiPushDeps {
+  const vapid = vapidDetailsFromConfig(core.config);
+  return {
+    subscriptions: createDynamoPushSubscriptionStore({
+      doc: core.dynamo.doc,
+      tableName: core.config.TABLE_NAME,
+    }),
+    ...(vapid
+      ? {
+          push: {
+            publicKey: vapid.publicKey,
+            sender: createWebPushSender({ vapid, timeoutMs: TEST_SEND_TIMEOUT_MS }),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The memory workspace as the API reads it: cloned on the first request (not at cold start) into its own
+ * folder, so on a shared machine it never shares a working copy with the worker. A failed clone is
+ * forgotten, so the next request tries again.
+ */
+function apiWorkspace(core: Core): () => Promise<Workspace> {
+  let ws: Promise<Workspace> | undefined;
+  return () => {
+    const c = core.config;
+    if (!c.MEMORY_GIT_URL) {
+      throw new NotFoundError(
+        'The assistant has no memory workspace on this deployment (MEMORY_GIT_URL is not set).',
+      );
+    }
+    if (!ws) {
+      ws = import('../adapters/git-workspace').then(({ gitWorkspaceOptionsFromConfig, openGitWorkspace }) =>
+        openGitWorkspace({
+          ...gitWorkspaceOptionsFromConfig(c),
+          dir: `${c.MEMORY_DIR}-api`,
+          logger: core.log,
+        }),
+      );
+      ws.catch(() => {
+        ws = undefined;
+      });
+    }
+    return ws;
+  };
+}
+
+/** Rebuilt when the core is (tests and the local stack reset the composition after changing the environment). */
+let cached: { core: Promise<Core>; api: Promise<ApiDeps> } | undefined;
+export function getApiDeps(): Promise<ApiDeps> {
+  const core = getCore('api');
+  if (cached?.core !== core) cached = { core, api: core.then(buildApiDeps) };
+  return cached.api;
+}

@@ -1,0 +1,63 @@
+import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
+import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
+import { emailTriageText } from '../agent/inbound-triage';
+import type { EventEnvelope } from '../contracts/events';
+import type { ConsumeDeps } from '../use-cases/consume-record';
+import { endDeadLettered } from '../use-cases/end-dead-lettered';
+import { buildAgent } from './agent';
+import { type Core, getCore } from './core';
+
+/** The worker's graph: the core plus the agent runtime and push delivery, built once per cold start. */
+export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core: Core }> {
+  const agent = await buildAgent(core);
+  const vapid = vapidDetailsFromConfig(core.config);
+  const subscriptions = createDynamoPushSubscriptionStore({
+    doc: core.dynamo.doc,
+    tableName: core.config.TABLE_NAME,
+  });
+  return {
+    ...core,
+    ...agent.deps,
+    core,
+    cooldownSeconds: core.config.COOLDOWN_SECONDS,
+    isUrgent: async (event) => {
+      const text = urgencyText(event);
+      if (!text || !agent.deps.triage) return false;
+      return (
+        (await agent.deps.triage.classify(text, core.config.URGENT_KEYWORDS)).triageClass === 'emergency'
+      );
+    },
+    maxReceiveCount: core.config.EVENTS_MAX_RECEIVE_COUNT,
+    onDeadLetter: (event, reason) => endDeadLettered(core, event, reason),
+    ...(vapid
+      ? {
+          push: {
+            subscriptions,
+            sender: createWebPushSender({ vapid }),
+            log: core.log,
+            countPendingApprovals: async () =>
+              (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The text triage reads for an inbound event; other events are never urgent here. */
+function urgencyText(event: EventEnvelope): string | undefined {
+  if (event.type === 'sms.received') return event.payload.text;
+  if (event.type === 'email.received') return emailTriageText(event.payload.subject, event.payload.text);
+  return undefined;
+}
+
+let cached: ReturnType<typeof buildWorkerDeps> | undefined;
+export function getWorkerDeps() {
+  cached ??= getCore('agent-worker').then(buildWorkerDeps);
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}
+export function resetWorkerDeps() {
+  cached = undefined;
+}
