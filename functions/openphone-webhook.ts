@@ -1,13 +1,18 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { getOpenPhoneWebhookDeps } from '../shared/src/composition/openphone-webhook';
 import { receiveSmsWebhook } from '../shared/src/use-cases/receive-sms-webhook';
 import { errorResponse, json, lowerHeaders, rawBody } from './http/respond';
 
 /** POST /webhooks/openphone: verify, parse, claim, enqueue, answer — no agent work here (SPEC §2). */
-export const handler = async (event: APIGatewayProxyEventV2) => {
+export const handler = async (event: APIGatewayProxyEventV2, context?: Context) => {
   const { core, deps } = await getOpenPhoneWebhookDeps();
   try {
-    const result = await receiveSmsWebhook(deps(), { rawBody: rawBody(event), headers: lowerHeaders(event) });
+    const result = await receiveSmsWebhook(deps(), {
+      rawBody: rawBody(event),
+      headers: lowerHeaders(event),
+      // A claim may stay in progress only as long as this invocation can still run.
+      remainingMs: context ? () => context.getRemainingTimeInMillis() : undefined,
+    });
     return json(result.status === 'enqueued' ? 202 : 200, result);
   } catch (e) {
     return errorResponse(e, core.log);

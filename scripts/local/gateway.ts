@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -85,17 +86,19 @@ export function toApiGatewayEvent(
   };
 }
 
-function lambdaContext(name: string): Context {
+/** Like the runtime's: the remaining time counts down from the function's timeout (30 s here). */
+function lambdaContext(name: string, timeoutMs = 30_000): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
     memoryLimitInMB: '1024',
-    awsRequestId: `local-${Date.now()}`,
+    awsRequestId: `local-${randomUUID()}`,
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done() {},
     fail() {},
     succeed() {},

@@ -96,6 +96,8 @@ async function invoke(name: string, event: unknown, env: Record<string, string> 
         // On AWS read from SSM at the first invocation (PUBLIC_BASE_URL_PARAMETER); given here, none is read.
         PUBLIC_BASE_URL: 'https://switchboard.example',
         LOG_LEVEL: 'ERROR',
+        // Secrets Manager is unreachable here: no group secrets to read.
+        SECRETS_ARNS: '',
         ...env,
       },
       timeout: 60_000,

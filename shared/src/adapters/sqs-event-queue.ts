@@ -1,10 +1,12 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UpstreamError } from '../errors';
 import type { EventQueue } from '../ports/event-queue';
+import { SQS_REQUEST_LIMITS } from './dynamo/client';
 
 export function makeSqsClient(opts: { region: string; endpoint?: string }) {
   return new SQSClient({
     region: opts.region,
+    requestHandler: SQS_REQUEST_LIMITS,
     ...(opts.endpoint
       ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),

@@ -10,7 +10,6 @@ import { makeDynamoClients } from '../adapters/dynamo/client';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
-import { dynamoIdempotencyStore } from '../adapters/dynamo/idempotency-store';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
@@ -40,7 +39,6 @@ export function buildCore(config: Config, serviceName: string) {
     queue: sqsEventQueue(sqs, config.EVENTS_QUEUE_URL),
     deadLetters: config.DLQ_URL ? sqsDeadLetterSink(sqs, config.DLQ_URL) : undefined,
     ledger: dynamoEventLedger(table),
-    idempotency: dynamoIdempotencyStore(table, clock),
     cooldowns: dynamoCooldownStore(table),
     conversations: dynamoConversationStore(table),
     actions: dynamoActionStore(table),

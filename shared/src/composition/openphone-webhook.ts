@@ -1,3 +1,4 @@
+import { dynamoIdempotencyStore } from '../adapters/dynamo/idempotency-store';
 import { ConfigError } from '../errors';
 import type { ReceiveSmsDeps } from '../use-cases/receive-sms-webhook';
 import { type Core, getCore } from './core';
@@ -11,7 +12,9 @@ export interface OpenPhoneWebhookRuntime {
 export function buildOpenPhoneWebhookDeps(core: Core): ReceiveSmsDeps {
   const secret = core.config.OPENPHONE_WEBHOOK_SECRET;
   if (!secret) throw new ConfigError('OPENPHONE_WEBHOOK_SECRET is not set');
-  return { ...core, secret, urgentKeywords: core.config.URGENT_KEYWORDS };
+  // Powertools Idempotency is built here, not in the core: only this function's bundle carries it.
+  const idempotency = dynamoIdempotencyStore({ raw: core.dynamo.raw, tableName: core.config.TABLE_NAME });
+  return { ...core, idempotency, secret, urgentKeywords: core.config.URGENT_KEYWORDS };
 }
 
 let cached: { core: Promise<Core>; runtime: Promise<OpenPhoneWebhookRuntime> } | undefined;

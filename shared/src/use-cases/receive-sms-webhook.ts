@@ -1,4 +1,4 @@
-import { eventEnvelope } from '../contracts/events';
+import { type EventEnvelope, eventEnvelope } from '../contracts/events';
 import { parseOpenPhoneWebhook } from '../contracts/openphone';
 import { verifyOpenPhoneSignature } from '../domain/openphone-signature';
 import { AppError, describeZodIssues, UnauthorizedError, ValidationError } from '../errors';
@@ -22,21 +22,21 @@ export interface ReceiveSmsDeps {
 export interface ReceiveSmsInput {
   rawBody: string;
   headers: Record<string, string | undefined>;
+  /** The invocation's remaining time (Lambda context): bounds how long a claim may stay in progress. */
+  remainingMs?: () => number;
 }
 
 export type ReceiveSmsResult =
   | { status: 'enqueued'; eventId: string; type: string; urgent: boolean }
   | { status: 'duplicate' | 'ignored'; reason: string };
 
-/** Deliveries are claimed for 7 days: longer than any provider retry schedule. */
-const CLAIM_TTL_SECONDS = 7 * 24 * 3600;
-
 /**
  * A Quo delivery (either webhook generation), answered fast. Primary course: verify the signature over the raw
  * body → parse into one internal event → plan it (plan-openphone-delivery.ts): a delivery that starts nothing
  * (a reaction, a type we do not use) is recorded in the event ledger with its reason and answered 200; anything
- * else → claim the delivery id with a conditional write → enqueue its event. If the enqueue fails the claim is
- * released so the provider's retry is not mistaken for a duplicate (SPEC §6.3: nothing lost).
+ * else → claim the delivery id (Powertools Idempotency: a conditional write) → enqueue its event. If the enqueue
+ * fails the claim is released so the provider's retry is not mistaken for a duplicate, and a claim whose
+ * invocation timed out expires with that invocation's remaining time (SPEC §6.3: nothing lost).
  */
 export async function receiveSmsWebhook(
   deps: ReceiveSmsDeps,
@@ -64,22 +64,28 @@ export async function receiveSmsWebhook(
   const plan = planOpenPhoneDelivery(parsed, { deliveryId, urgentKeywords: deps.urgentKeywords, now });
   if (plan.action === 'skip') return skip(deps, plan, deliveryId, now);
 
-  const claimKey = `openphone:${deliveryId}`;
-  if (!(await deps.idempotency.claim(claimKey, CLAIM_TTL_SECONDS))) {
-    deps.log.info('webhook.duplicate', { deliveryId });
-    return { status: 'duplicate', reason: 'delivery already received' };
-  }
   // Whatever is answered 202 must be an envelope the worker accepts; check here rather than dead-letter later.
   const checked = eventEnvelope.safeParse(plan.event);
   if (!checked.success) {
-    await deps.idempotency.release(claimKey).catch(() => {});
     throw new ValidationError(`Webhook cannot be queued: ${describeZodIssues(checked.error.issues)}`);
   }
   const event = checked.data;
+  const outcome = await deps.idempotency.once(`openphone:${deliveryId}`, () => enqueue(deps, event), {
+    remainingMs: input.remainingMs,
+  });
+  if (!outcome.ran) {
+    deps.log.info('webhook.duplicate', { deliveryId, reason: outcome.reason });
+    return { status: 'duplicate', reason: 'delivery already received' };
+  }
+  deps.log.info('webhook.enqueued', { eventId: event.id, type: event.type, urgent: plan.urgent });
+  return { status: 'enqueued', eventId: event.id, type: event.type, urgent: plan.urgent };
+}
+
+/** The claimed part: a failure here releases the claim (the work threw), so Quo's retry enqueues. */
+async function enqueue(deps: ReceiveSmsDeps, event: EventEnvelope) {
   try {
     await deps.queue.send(event);
   } catch (e) {
-    await deps.idempotency.release(claimKey).catch(() => {});
     throw e instanceof AppError
       ? e
       : new AppError('Could not enqueue the message', {
@@ -89,8 +95,7 @@ export async function receiveSmsWebhook(
           cause: e,
         });
   }
-  deps.log.info('webhook.enqueued', { eventId: event.id, type: event.type, urgent: plan.urgent });
-  return { status: 'enqueued', eventId: event.id, type: event.type, urgent: plan.urgent };
+  return { eventId: event.id };
 }
 
 /**
