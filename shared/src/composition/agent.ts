@@ -133,7 +133,7 @@ export async function buildAgent(
       tokenBudget: c.RUN_TOKEN_BUDGET,
       staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
     },
-    adminInstructions: async () => (await core.instructions.current())?.text,
+    adminInstructions: cachedInstructions(core),
     ...(ws
       ? {
           memory: {
@@ -175,6 +175,27 @@ function checkModels(core: Core) {
     { ANTHROPIC_MODEL: DEFAULT_ANTHROPIC_MODEL, ANTHROPIC_HELPER_MODEL: DEFAULT_ANTHROPIC_HELPER_MODEL },
   );
   for (const n of notices) if (n.state !== 'current') core.log.warn('model.lifecycle', { ...n });
+}
+
+/**
+ * The admins' instructions live outside the conversation's partition, so a turn does not pay a read for them:
+ * they are read at most once a minute per container, and an admin's edit is in force within 60 s (a failed
+ * read is not cached).
+ */
+export const INSTRUCTIONS_TTL_MS = 60_000;
+function cachedInstructions(core: Core): () => Promise<string | undefined> {
+  let cached: { at: number; text: Promise<string | undefined> } | undefined;
+  return () => {
+    const now = core.clock().getTime();
+    if (!cached || now - cached.at >= INSTRUCTIONS_TTL_MS) {
+      const text = core.instructions.current().then((i) => i?.text);
+      cached = { at: now, text };
+      text.catch(() => {
+        if (cached?.text === text) cached = undefined;
+      });
+    }
+    return cached.text;
+  };
 }
 
 const POLICY_TOOL_INFO: ToolInfo[] = [
