@@ -146,6 +146,8 @@ export async function startApiHarness(
   return {
     app,
     core,
+    /** The deps the app serves from (a copy of core plus the API's own): set a test clock here. */
+    api,
     keys,
     clerk,
     token,

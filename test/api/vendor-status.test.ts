@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 const status = async (at: string) => {
-  h.core.clock = () => new Date(at);
+  h.api.clock = () => new Date(at);
   const res = await h.call('GET', '/api/admin/vendor-status', { token: await h.token(ADMIN) });
   expect(res.status).toBe(200);
   return vendorStatusResponse.parse(await res.json()).notices;
