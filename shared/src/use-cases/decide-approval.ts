@@ -5,6 +5,7 @@ import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
+import { enqueueRedraft } from './redraft-card';
 import { type ValidateDecisionDeps, validateDecision } from './validate-decision';
 
 /** An APPROVED card still not executing after this long was stranded by a crash before its enqueue. */
@@ -25,7 +26,9 @@ export interface DecideApprovalInput {
   /** Present when the person edited the draft before approving. */
   editedArgs?: Record<string, unknown>;
   reason?: string;
-  user: { id: string; email: string };
+  /** A deny with a reason drafts again with it (cards #18) unless this is false. */
+  redraft?: boolean;
+  user: { id: string; email: string; name?: string };
 }
 
 /**
@@ -81,7 +84,26 @@ export async function decideApproval(
     at,
     data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
   });
-  await enqueueResume(deps, action, at);
+  const reason = updated.denyReason?.trim();
+  if (input.decision === 'deny' && reason && input.redraft !== false) {
+    // The reason feeds the next draft: the worker ends the paused run and drafts again with it.
+    await enqueueRedraft(
+      deps.queue,
+      {
+        conversationId: action.conversationId,
+        actionId: action.id,
+        runId: action.runId,
+        kind: 'deny',
+        instruction: reason,
+        user: {
+          id: input.user.id,
+          email: input.user.email,
+          ...(input.user.name ? { name: input.user.name } : {}),
+        },
+      },
+      at,
+    );
+  } else await enqueueResume(deps, action, at);
   return updated;
 }
 

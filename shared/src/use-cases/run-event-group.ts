@@ -311,8 +311,13 @@ async function pendingGate(
         .replace(DENY, '')
         .replace(/^[\s,.;:!-]+/, '')
         .trim();
-      await decide({ decision: 'deny', reason: reason || 'cancelled by text' });
-      reply = 'Okay, cancelled.';
+      // A reason ("no, say Saturday") feeds a new draft; a bare "no" only cancels.
+      await decide(
+        reason
+          ? { decision: 'deny', reason }
+          : { decision: 'deny', reason: 'cancelled by text', redraft: false },
+      );
+      reply = reason ? 'Okay, not sent — I will draft it again with that.' : 'Okay, cancelled.';
     } else {
       reply = `A draft is waiting for a decision: ${action.summary}. ${choices}`;
     }
