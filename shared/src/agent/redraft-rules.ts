@@ -193,3 +193,11 @@ function casual(text: string): string {
     .replace(/^Dear\s+([^,\n]+),/m, 'Hi $1,')
     .replace(/\n\n(Kind regards|Sincerely|Best regards),?\n/, '\n\nThanks,\n');
 }
+
+/**
+ * Whether a deny reason asks for a different draft ("shorter", "say Friday 9am") rather than no reply at all
+ * ("Maria already called us"): only a reason the rules can apply redrafts by default.
+ */
+export function reasonRedrafts(args: Record<string, unknown>, reason: string): boolean {
+  return applyInstruction(args, reason).applied.length > 0;
+}

@@ -1,3 +1,4 @@
+import { reasonRedrafts } from '../agent/redraft-rules';
 import type { PendingAction } from '../contracts/conversations';
 import { ConflictError, NotFoundError } from '../errors';
 import { newId } from '../ids';
@@ -26,7 +27,10 @@ export interface DecideApprovalInput {
   /** Present when the person edited the draft before approving. */
   editedArgs?: Record<string, unknown>;
   reason?: string;
-  /** A deny with a reason drafts again with it (cards #18) unless this is false. */
+  /**
+   * A deny with a reason drafts again with it (cards #18): `true` always, `false` never, absent when the
+   * reason is something the rules can apply (a day, "shorter", …).
+   */
   redraft?: boolean;
   user: { id: string; email: string; name?: string };
 }
@@ -85,8 +89,10 @@ export async function decideApproval(
     data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
   });
   const reason = updated.denyReason?.trim();
-  if (input.decision === 'deny' && reason && input.redraft !== false) {
-    // The reason feeds the next draft: the worker ends the paused run and drafts again with it.
+  if (input.decision === 'deny' && reason && (input.redraft ?? reasonRedrafts(action.args, reason))) {
+    // The reason asks for another draft ("shorter", "say Friday"): the worker ends the paused run and drafts
+    // again with it. A reason that only explains ("she already called") resumes the run, which stops (rules)
+    // or lets the model decide with the reason in its tool result (Claude).
     await enqueueRedraft(
       deps.queue,
       {

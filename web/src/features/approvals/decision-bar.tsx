@@ -4,8 +4,8 @@ import type { Decision } from './use-decision';
 type Mode = 'idle' | 'deny' | 'redraft';
 
 /**
- * Approve / Redraft… / Deny. Deny takes an optional reason; with one, the assistant drafts again taking it
- * into account (unticked: it only stops). Redraft… takes an instruction ("say Saturday 11am", "shorter").
+ * Approve / Redraft… / Deny. Deny takes an optional reason that goes back to the assistant; "Deny & redraft"
+ * has it draft again with the reason, "Deny" only stops. Redraft… takes an instruction ("say Saturday 11am", "shorter").
  * Approve is disabled while an edited field is empty.
  */
 export function DecisionBar(props: {
@@ -20,7 +20,6 @@ export function DecisionBar(props: {
   const { id, busy } = props;
   const [mode, setMode] = useState<Mode>('idle');
   const [text, setText] = useState('');
-  const [again, setAgain] = useState(true);
   const textRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     // The person just opened a form: bring its field above the sticky input and into focus.
@@ -84,13 +83,7 @@ export function DecisionBar(props: {
         placeholder={denying ? 'e.g. Maria already called; no text needed' : 'e.g. say Saturday 11am'}
         onChange={(e) => setText(e.target.value)}
       />
-      {denying && reason && (
-        <label className="check">
-          <input type="checkbox" checked={again} onChange={(e) => setAgain(e.target.checked)} /> Draft again
-          with this reason
-        </label>
-      )}
-      <div className="approval-buttons">
+      <div className={`approval-buttons${denying && reason ? ' three' : ''}`}>
         <button
           type="button"
           className="btn btn-ghost"
@@ -100,14 +93,26 @@ export function DecisionBar(props: {
           Back
         </button>
         {denying ? (
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={busy !== null}
-            onClick={() => props.onDeny(reason, again)}
-          >
-            {busy === 'deny' ? 'Denying…' : reason && again ? 'Deny & redraft' : 'Deny'}
-          </button>
+          <>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy !== null}
+              onClick={() => props.onDeny(reason, false)}
+            >
+              {busy === 'deny' ? 'Denying…' : 'Deny'}
+            </button>
+            {reason && (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={busy !== null}
+                onClick={() => props.onDeny(reason, true)}
+              >
+                Redraft with reason
+              </button>
+            )}
+          </>
         ) : (
           <button
             type="button"

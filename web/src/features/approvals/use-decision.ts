@@ -57,7 +57,7 @@ export function useDecision(action: PendingAction, onDecided: (updated?: Pending
         const who = current.decidedBy ?? 'Someone';
         const what = DONE[current.status] ?? current.status.toLowerCase();
         setNotice(
-          `${who} already ${what} this card${opts.edited ? ' — your edit was not sent. It is kept below to copy.' : '.'}`,
+          `${who} already ${what} this.${opts.edited ? ' Your edit was not sent; it is kept below to copy.' : ''}`,
         );
         if (opts.edited) setLost(current);
         onDecided(current);
