@@ -7,6 +7,7 @@ import { registerConversationRoutes } from './conversations';
 import { registerMemoryRoutes } from './memory';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
+import { registerWorkspaceFileRoutes } from './workspace-files';
 
 export interface RouteOptions extends ChatRouteOptions {
   /** Routes only some stacks have: the local stack adds the demo team's dev sign-in (scripts/local/dev-routes.ts). */
@@ -24,6 +25,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
+  registerWorkspaceFileRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);
 }
