@@ -4,6 +4,7 @@ import { registerPushRoutes } from '../push-routes';
 import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
+import { registerMediaRoutes } from './media';
 import { registerMemoryRoutes } from './memory';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
@@ -24,6 +25,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
+  registerMediaRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);
 }

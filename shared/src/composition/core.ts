@@ -14,9 +14,11 @@ import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
+import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
 import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
+import { httpMediaFetcher } from '../adapters/media-http';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
 import { type Config, loadConfig } from '../config';
@@ -43,6 +45,7 @@ export function buildCore(config: Config, serviceName: string) {
         clock,
       })
     : noLiveUpdates;
+  const media = dynamoMediaStore(table);
   return {
     config,
     log,
@@ -63,6 +66,13 @@ export function buildCore(config: Config, serviceName: string) {
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
+    media,
+    mediaFetcher: httpMediaFetcher({
+      store: media,
+      openPhoneBase: config.OPENPHONE_API_BASE,
+      ...(config.OPENPHONE_API_KEY ? { openPhoneKey: config.OPENPHONE_API_KEY } : {}),
+    }),
     /** Card expiry and urgent re-notification on EventBridge Scheduler (off when no target is named). */
     cardTimers: {
       timers: timersFromConfig(config, clock),
