@@ -70,9 +70,7 @@ test('a new card reaches an open app over the socket, as a hint naming the conve
     text: 'Hi, the kitchen sink is leaking slowly',
     scheme: 'standard',
   });
-  const card = await until(() =>
-    received.find((u) => u.type === 'card.changed' && u.status === 'PENDING'),
-  );
+  const card = await until(() => received.find((u) => u.type === 'card.changed' && u.status === 'PENDING'));
   expect(card).toMatchObject({ type: 'card.changed', conversationId: expect.any(String) });
   expect(received.some((u) => u.type === 'message.created')).toBe(true);
   ws.close();
