@@ -1,3 +1,4 @@
+import { apiGatewayLiveUpdates } from '../adapters/api-gateway-live';
 import {
   awsSettingsSource,
   resolveDeployedEnv,
@@ -13,14 +14,17 @@ import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
+import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
+import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
 import { type Config, loadConfig } from '../config';
 import { makeLogger } from '../logger';
+import { type LiveUpdates, noLiveUpdates } from '../ports/live-updates';
 
 /**
  * Environment → config → adapters, once per cold start. Handlers call `getCore()` (and the worker its
@@ -32,6 +36,16 @@ export function buildCore(config: Config, serviceName: string) {
   const table = { doc: dynamo.doc, tableName: config.TABLE_NAME };
   const sqs = makeSqsClient({ region: config.AWS_REGION, endpoint: config.SQS_ENDPOINT });
   const clock = () => new Date();
+  const liveConnections = dynamoLiveConnections(table, clock);
+  const live: LiveUpdates = config.LIVE_ENDPOINT
+    ? apiGatewayLiveUpdates({
+        endpoint: config.LIVE_ENDPOINT,
+        region: config.AWS_REGION,
+        connections: liveConnections,
+        log,
+        clock,
+      })
+    : noLiveUpdates;
   const media = dynamoMediaStore(table);
   return {
     config,
@@ -44,8 +58,11 @@ export function buildCore(config: Config, serviceName: string) {
     deadLetters: config.DLQ_URL ? sqsDeadLetterSink(sqs, config.DLQ_URL) : undefined,
     ledger: dynamoEventLedger(table),
     cooldowns: dynamoCooldownStore(table),
-    conversations: dynamoConversationStore(table),
-    actions: dynamoActionStore(table),
+    /** Open apps are told about every conversation and card change (issue 19; best-effort, never throws). */
+    live,
+    liveConnections,
+    conversations: liveConversationStore(dynamoConversationStore(table), live),
+    actions: liveActionStore(dynamoActionStore(table), live),
     intents: dynamoIntentStore(table),
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
