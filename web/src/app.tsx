@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import type { PublicConfig } from '../../shared/src/contracts/api';
 import { EmptyState, ErrorState, Loading } from './components/states';
 import { AdminScreen } from './features/admin/admin-screen';
+import { PolicyEditorScreen } from './features/admin/policy-editor';
 import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/auth/auth-context';
 import { DevAuthProvider } from './features/auth/dev-auth';
 import { ChatScreen } from './features/chat/chat-screen';
@@ -79,6 +80,8 @@ function Screen({ path, id, config }: { path: string; id?: string; config: Publi
       return <ChatScreen id={id} />;
     case '/admin':
       return <AdminScreen />;
+    case '/admin/policy':
+      return <PolicyEditorScreen />;
     case '/memory':
       return <MemoryScreen />;
     case '/settings':
