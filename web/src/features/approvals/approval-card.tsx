@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import type { CardRedraft, PendingAction } from '../../../../shared/src/contracts/conversations';
+import type { CardRedraft, MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
+import { MediaThumbs } from '../media/media-thumbs';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
 import { Insights } from './card-insights';
 import { CardQuestions } from './card-questions';
@@ -20,10 +21,13 @@ export function ApprovalCard({
   action,
   contact,
   onDecided,
+  media,
 }: {
   action: PendingAction;
   contact?: ContactLike;
   onDecided: (updated?: PendingAction) => void;
+  /** Photos of the message the card answers (follow #20), shown small above the draft. */
+  media?: MediaRef[] | undefined;
 }) {
   const view = toolView(action.tool, action.args);
   const editable = view.editable.filter((k) => typeof action.args[k] === 'string');
@@ -58,6 +62,7 @@ export function ApprovalCard({
         </div>
       </header>
       <Recipients action={action} view={view} contact={contact} />
+      {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
       {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
       {editable.map((k) => (
         <DraftField
