@@ -24,11 +24,6 @@ export type Trigger = (
       user: { id: string; email: string; name?: string };
       phone?: string;
     }
-<<<<<<< HEAD
-  | { kind: 'inbound_sms'; from: string; texts: string[]; urgent: boolean; triage?: TriageNote }
-  | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote }
-) & { redraft?: RedraftNote };
-=======
   | {
       kind: 'inbound_sms';
       from: string;
@@ -40,7 +35,8 @@ export type Trigger = (
       media?: Array<{ id: string; type: string | null }>;
     }
   | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote }
-  | CallTrigger;
+  | CallTrigger
+) & { redraft?: RedraftNote };
 
 /** A finished phone call (follow #20): notes go to memory, follow-ups are proposed as cards. */
 export interface CallTrigger {
@@ -60,7 +56,6 @@ export interface CallTrigger {
   /** The classifier's verdict on the caller's own words, for rules mode's text back. */
   triage?: TriageNote;
 }
->>>>>>> main
 
 /** The classifier's verdict on an inbound message, fixed in the run's input step so replays agree. */
 export interface TriageNote {
