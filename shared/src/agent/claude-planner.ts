@@ -23,6 +23,8 @@ export interface ClaudePlanInput {
   rounds: Round[];
   system: { stable: string; dynamic: string };
   tools: ModelToolDef[];
+  /** The trigger's photos (base64), placed before its text in the current turn. */
+  images?: Array<{ type: string; data: string }>;
 }
 
 export interface ClaudePlan {
@@ -44,7 +46,7 @@ function triggerText(t: Trigger): string {
 
 /** Rebuilds the Messages API conversation from stored state, so a replayed run sends the same request. */
 export function buildMessages(
-  input: Pick<ClaudePlanInput, 'trigger' | 'history' | 'rounds'>,
+  input: Pick<ClaudePlanInput, 'trigger' | 'history' | 'rounds' | 'images'>,
 ): ModelMessage[] {
   const messages: ModelMessage[] = [];
   const prior = input.history.filter(
@@ -58,10 +60,16 @@ export function buildMessages(
     if (last && last.role === role) last.content.push({ type: 'text', text });
     else messages.push({ role, content: [{ type: 'text', text }] });
   }
-  const current: ModelContent = { type: 'text', text: triggerText(input.trigger) };
+  const current: ModelContent[] = [
+    ...(input.images ?? []).map((i) => ({
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: i.type, data: i.data },
+    })),
+    { type: 'text', text: triggerText(input.trigger) },
+  ];
   const last = messages[messages.length - 1];
-  if (last?.role === 'user') last.content.push(current);
-  else messages.push({ role: 'user', content: [current] });
+  if (last?.role === 'user') last.content.push(...current);
+  else messages.push({ role: 'user', content: current });
   for (const round of input.rounds) {
     if (round.plan.kind !== 'calls') continue;
     messages.push({

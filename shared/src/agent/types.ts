@@ -12,7 +12,16 @@ export type Trigger =
       user: { id: string; email: string; name?: string };
       phone?: string;
     }
-  | { kind: 'inbound_sms'; from: string; texts: string[]; urgent: boolean; triage?: TriageNote }
+  | {
+      kind: 'inbound_sms';
+      from: string;
+      /** Each text with "[photo]" notes for its media (domain/media.ts), so rules mode reads something. */
+      texts: string[];
+      urgent: boolean;
+      triage?: TriageNote;
+      /** Photos of the texts (our ids); Claude mode sends the images themselves. */
+      media?: Array<{ id: string; type: string | null }>;
+    }
   | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote };
 
 /** The classifier's verdict on an inbound message, fixed in the run's input step so replays agree. */
