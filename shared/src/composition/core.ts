@@ -13,6 +13,7 @@ import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
+import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
@@ -44,6 +45,8 @@ export function buildCore(config: Config, serviceName: string) {
     actions: dynamoActionStore(table),
     intents: dynamoIntentStore(table),
     runs: dynamoRunStore(table),
+    /** A turn's one partition read and one-transaction commit (issue 14's six-request budget). */
+    turns: dynamoTurnStore(table),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
     /** Card expiry and urgent re-notification on EventBridge Scheduler (off when no target is named). */
