@@ -1,4 +1,5 @@
 import type { Conversation, Message, PendingAction, PendingIntent } from '../contracts/conversations';
+import type { LiveUpdate } from '../contracts/live';
 import type { Run, RunStep } from '../contracts/runs';
 import { ConflictError } from '../errors';
 import { newId } from '../ids';
@@ -7,6 +8,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { IntentStore } from '../ports/intent-store';
+import type { LiveUpdates } from '../ports/live-updates';
 import type { RunStore } from '../ports/run-store';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../ports/turn-store';
 import type { CardTimerSettings } from './card-timers';
@@ -21,6 +23,8 @@ export interface TurnPorts {
   audit: AuditLog;
   queue: EventQueue;
   cardTimers?: CardTimerSettings;
+  /** Open apps are told what a commit changed, as the live-publishing stores do for direct writes. */
+  live?: LiveUpdates;
   clock: () => Date;
   turns?: TurnStore;
   turn?: OpenTurn;
@@ -75,6 +79,7 @@ export async function openTurn<D extends TurnPorts>(
       const writes = staged;
       staged = [];
       await store.commit(conversationId, writes);
+      if (deps.live) await publishCommitted(deps.live, conversationId, writes);
     },
   };
   const stage = (w: TurnWrite) => {
@@ -98,6 +103,21 @@ export async function openTurn<D extends TurnPorts>(
       ? { cardTimers: { ...deps.cardTimers, timers: through(deps.cardTimers.timers, turn.flush, {}) } }
       : {}),
   };
+}
+
+/** The same hints the live-publishing stores send after a direct write, once the commit holds. */
+async function publishCommitted(live: LiveUpdates, conversationId: string, writes: TurnWrite[]) {
+  const updates: LiveUpdate[] = [];
+  let changed = false;
+  for (const w of writes) {
+    if (w.kind === 'conversation.create' || w.kind === 'pending') changed = true;
+    else if (w.kind === 'message')
+      updates.push({ type: 'message.created', conversationId, messageId: w.message.id });
+    else if (w.kind === 'action.create')
+      updates.push({ type: 'card.changed', conversationId, actionId: w.action.id, status: w.action.status });
+  }
+  if (changed) updates.unshift({ type: 'conversation.changed', conversationId });
+  for (const u of updates) await live.publish(u);
 }
 
 /** The conversation's records as this turn sees them: the snapshot plus its own staged writes. */
