@@ -4,7 +4,7 @@ import { describeZodIssues, ValidationError } from '../shared/src/errors';
 import { pollEmail } from '../shared/src/use-cases/poll-email';
 
 /** The fixed input each EventBridge rule (and the local scheduler) sends: see shared/src/schedules.ts. */
-export const emailPollInput = z.object({ source: z.enum(['general', 'leads']) });
+export const emailPollInput = z.object({ source: z.enum(['general', 'leads', 'sent']) });
 export type EmailPollInput = z.infer<typeof emailPollInput>;
 
 export { resetEmailPollDeps };

@@ -73,6 +73,8 @@ export const configSchema = z.object({
   GOOGLE_IMPERSONATE_USER: optional,
   GMAIL_GENERAL_QUERY: text('is:unread -category:promotions -from:notifications -from:leads'),
   GMAIL_LEADS_QUERY: text('from:leads'),
+  /** The team's sent mail: a reply sent from Gmail withdraws the thread's waiting drafts (cards #18). */
+  GMAIL_SENT_QUERY: text('in:sent'),
   EMAIL_BODY_LIMIT: int(4000),
 
   CLICKUP_API_BASE: z._default(url, 'https://api.clickup.com/api/v2'),

@@ -115,6 +115,8 @@ async function publishCommitted(live: LiveUpdates, conversationId: string, write
       updates.push({ type: 'message.created', conversationId, messageId: w.message.id });
     else if (w.kind === 'action.create')
       updates.push({ type: 'card.changed', conversationId, actionId: w.action.id, status: w.action.status });
+    else if (w.kind === 'action.transition')
+      updates.push({ type: 'card.changed', conversationId, actionId: w.actionId, status: w.to });
   }
   if (changed) updates.unshift({ type: 'conversation.changed', conversationId });
   for (const u of updates) await live.publish(u);
@@ -128,6 +130,8 @@ class TurnState {
   intent?: PendingIntent;
   messages: Message[];
   actions: Map<string, PendingAction>;
+  /** Cards this turn withdrew (staged, conditional on PENDING): each justifies one staged pending decrement. */
+  withdrawn = 0;
 
   constructor(
     readonly conversationId: string,
@@ -245,7 +249,11 @@ function stagedConversations(
     },
     async adjustPending(id, delta) {
       // A decrement keeps the store's never-below-zero check; a missing conversation is a no-op there too.
-      if (!mine(id) || delta < 0) return flush().then(() => real.adjustPending(id, delta));
+      // A decrement for a card this turn withdrew is staged: the card's PENDING condition in the same
+      // transaction is what makes it safe (cards #18).
+      const owed = mine(id) && delta === -1 && state.withdrawn > 0;
+      if (owed) state.withdrawn -= 1;
+      if (!mine(id) || (delta < 0 && !owed)) return flush().then(() => real.adjustPending(id, delta));
       if (!state.conversation) return;
       state.conversation.pendingCount += delta;
       stage({ kind: 'pending', delta });
@@ -269,6 +277,18 @@ function stagedActions({ state, stage, flush }: StageCtx, real: ActionStore): Pa
       return mine(c) ? [...state.actions.values()] : flush().then(() => real.listByConversation(c));
     },
     async transition(c, a, from, to, patch) {
+      // Withdrawing a stale draft inside a triage turn (cards #18) costs no request of its own: its
+      // condition (still one of `from`) travels in the turn's one transaction, and a person who decided
+      // first makes that commit fail and the event retry, which then finds the card decided.
+      const current = mine(c) ? state.actions.get(a) : undefined;
+      if (current && to === 'SUPERSEDED') {
+        if (!from.includes(current.status)) return undefined;
+        const next = { ...current, ...patch, status: to, version: current.version + 1 };
+        state.actions.set(a, next);
+        state.withdrawn += 1;
+        stage({ kind: 'action.transition', actionId: a, from, to, patch: patch ?? {} });
+        return next;
+      }
       await flush();
       const out = await real.transition(c, a, from, to, patch);
       if (!mine(c)) return out;

@@ -103,7 +103,8 @@ export const emailReceivedPayload = z.object({
   date: z.string(),
   text: z.string(),
   labels: z._default(z.array(z.string()), []),
-  source: z.enum(['general', 'leads']),
+  /** 'sent': the team's own sent mail (cards #18: a reply from Gmail withdraws the thread's drafts). */
+  source: z.enum(['general', 'leads', 'sent']),
   messageIdHeader: z.optional(z.string()),
   references: z.optional(z.string()),
 });
@@ -168,6 +169,7 @@ export const timerFiredPayload = z.object({
 export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('sms.received'), payload: smsReceivedPayload }),
   z.object({ ...base, type: z.literal('email.received'), payload: emailReceivedPayload }),
+  z.object({ ...base, type: z.literal('email.sent'), payload: emailReceivedPayload }),
   z.object({ ...base, type: z.literal('sms.outgoing'), payload: smsCopyPayload }),
   z.object({ ...base, type: z.literal('sms.delivered'), payload: smsCopyPayload }),
   z.object({ ...base, type: z.literal('call.completed'), payload: callCompletedPayload }),

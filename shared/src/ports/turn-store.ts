@@ -1,4 +1,5 @@
 import type {
+  ActionStatus,
   AuditEvent,
   Conversation,
   Message,
@@ -38,6 +39,14 @@ export type TurnWrite =
   | { kind: 'pending'; delta: number }
   | { kind: 'audit'; event: AuditEvent }
   | { kind: 'action.create'; action: PendingAction }
+  /** A card withdrawn in the turn (cards #18): conditional on its status still being one of `from`. */
+  | {
+      kind: 'action.transition';
+      actionId: string;
+      from: ActionStatus[];
+      to: ActionStatus;
+      patch: Partial<PendingAction>;
+    }
   | { kind: 'intent.put'; intent: PendingIntent }
   | { kind: 'intent.clear' }
   /** The policy's working memory (its own partition, FACTS#<conversation>), written with the turn. */

@@ -25,6 +25,8 @@ import type { Mailbox, MailMessage } from '../ports/mailbox';
 export interface PollEmailConfig {
   generalQuery: string;
   leadsQuery: string;
+  /** The team's sent mail (cards #18); absent → the sent poll does nothing. */
+  sentQuery?: string;
   timezone: string;
   bodyLimit: number;
   /** Local hours [start, end) in which the leads poll runs. */
@@ -49,7 +51,7 @@ export interface PollEmailDeps {
   };
 }
 
-export type EmailSource = 'general' | 'leads';
+export type EmailSource = 'general' | 'leads' | 'sent';
 
 export interface PollEmailInput {
   source: EmailSource;
@@ -64,11 +66,15 @@ export interface PollEmailResult {
 }
 
 export function pollEmailConfigFrom(
-  config: Pick<Config, 'GMAIL_GENERAL_QUERY' | 'GMAIL_LEADS_QUERY' | 'TEAM_TIMEZONE' | 'EMAIL_BODY_LIMIT'>,
+  config: Pick<
+    Config,
+    'GMAIL_GENERAL_QUERY' | 'GMAIL_LEADS_QUERY' | 'GMAIL_SENT_QUERY' | 'TEAM_TIMEZONE' | 'EMAIL_BODY_LIMIT'
+  >,
 ): PollEmailConfig {
   return {
     generalQuery: config.GMAIL_GENERAL_QUERY,
     leadsQuery: config.GMAIL_LEADS_QUERY,
+    sentQuery: config.GMAIL_SENT_QUERY,
     timezone: config.TEAM_TIMEZONE,
     bodyLimit: config.EMAIL_BODY_LIMIT,
   };
@@ -90,7 +96,8 @@ function toEnvelope(m: MailMessage, source: EmailSource): EventEnvelope {
     correlationId: `gmail:${m.id}`,
     key: `email:${m.threadId}`,
     occurredAt: new Date(m.internalDate).toISOString(),
-    type: 'email.received',
+    // Sent mail is not an inbound message: it only withdraws drafts, it never starts a triage run.
+    type: source === 'sent' ? 'email.sent' : 'email.received',
     payload: {
       messageId: m.id,
       threadId: m.threadId,
@@ -139,7 +146,9 @@ export async function pollEmail(deps: PollEmailDeps, input: PollEmailInput): Pro
   };
   let cursor = (await deps.cursors.get(name)) ?? initial;
   const since = cursor.internalDate - lookback;
-  const query = input.source === 'leads' ? cfg.leadsQuery : cfg.generalQuery;
+  const query =
+    input.source === 'leads' ? cfg.leadsQuery : input.source === 'sent' ? cfg.sentQuery : cfg.generalQuery;
+  if (!query) return { enqueued: 0, skipped: 0 };
 
   const known = (c: EmailCursor, id: string) => id in c.seen || c.inflight.some((i) => i.id === id);
   const refs = await deps.mailbox.listSince({ query, sinceMs: since, limit: 500 });

@@ -12,6 +12,7 @@ import type { CallStore } from '../ports/call-store';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
+import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
 
 export interface AgentOutcome {
   runId?: string;
@@ -91,6 +92,12 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'call.summarized':
     case 'call.transcribed':
       return handleCallEvent(deps, primary);
+    // A reply a person sent outside Switchboard withdraws the drafts it answers (use-cases/supersede-drafts).
+    case 'sms.outgoing':
+    case 'sms.delivered':
+      return supersedeForSmsCopy(deps, primary);
+    case 'email.sent':
+      return supersedeForSentMail(deps, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }
@@ -217,6 +224,8 @@ async function inboundSms(
     });
   }
 
+  // A newer text from outside: the waiting draft answers a conversation that has moved on.
+  await supersedeForNewerInbound(deps, existing, name, texts.join(' '));
   const triage = await safeTriage(deps, texts.join('\n'));
   // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
   const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
@@ -263,7 +272,7 @@ async function inboundEmail(
   const e = primary.payload;
   const key = `email:${e.threadId}`;
   const found = await conversationFor(deps, key, primary.id);
-  const { convId } = found;
+  const { existing, convId } = found;
   deps = found.deps;
   const at = deps.clock().toISOString();
   const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
@@ -288,6 +297,7 @@ async function inboundEmail(
     at: ev.occurredAt,
     author: name,
   }));
+  await supersedeForNewerInbound(deps, existing, name, e.subject || e.text);
   const triage = await safeTriage(deps, emailTriageText(e.subject, e.text));
   const trigger: Trigger = {
     kind: 'inbound_email',

@@ -127,6 +127,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
     else if (w.kind === 'audit') bySk.set(`AUDIT#${w.event.at}#${w.event.id}`, auditPut(w.event));
     else if (w.kind === 'action.create')
       items.push(put({ pk, sk: `ACTION#${w.action.id}`, ...w.action }, 'attribute_not_exists(sk)'));
+    else if (w.kind === 'action.transition') items.push(actionTransition(tableName, pk, w));
     else if (w.kind === 'facts.put')
       for (const f of w.facts) {
         const sk = DynamoFactStore.sk(f.predicate, f.args);
@@ -165,6 +166,37 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
     items,
     touchAt: touch ? items.length - 1 : undefined,
     ...(touch && pending ? { withoutTouch: metaUpdate(tableName, pk, undefined, pending) } : {}),
+  };
+}
+
+/** The action store's conditional transition (status one of `from`), as one item of the turn's transaction. */
+function actionTransition(
+  tableName: string,
+  pk: string,
+  w: Extract<TurnWrite, { kind: 'action.transition' }>,
+): TransactItem {
+  const names: Record<string, string> = { '#status': 'status', '#version': 'version' };
+  const values: Record<string, unknown> = { ':to': w.to, ':one': 1 };
+  const sets = ['#status = :to', '#version = #version + :one'];
+  for (const [k, v] of Object.entries(w.patch)) {
+    if (['id', 'conversationId', 'status', 'version'].includes(k) || v === undefined) continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  const from = w.from.map((s, i) => {
+    values[`:from${i}`] = s;
+    return `:from${i}`;
+  });
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk, sk: `ACTION#${w.actionId}` },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: `attribute_exists(sk) AND #status IN (${from.join(', ')})`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
   };
 }
 
