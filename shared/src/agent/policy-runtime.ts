@@ -5,6 +5,7 @@ import type { Log } from '../ports/logger';
 import type { ToolGuard } from '../ports/tool-guard';
 import { askPolicy, setFocus } from '../tools/policy';
 import type { BoundTool } from '../tools/registry';
+import { type StagedFactWrites, turnFactCache } from './turn-fact-cache';
 
 export interface ConversationPolicyOptions {
   rulebase: Rulebase;
@@ -22,12 +23,13 @@ export interface ConversationPolicyOptions {
  */
 export function conversationPolicy(opts: ConversationPolicyOptions) {
   const runtimes = new Map<string, PolicyRuntime>();
+  const facts = turnFactCache(opts.facts);
   const runtimeFor = (conversationId: string, now = new Date()) => {
     let r = runtimes.get(conversationId);
     if (!r) {
       r = createPolicyGuard({
         rulebase: opts.rulebase,
-        facts: opts.facts,
+        facts,
         conversationId,
         seeds: runSeeds({ now, timezone: opts.timezone, settings: opts.settings }),
       });
@@ -75,6 +77,8 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
   return {
     guard,
     tools: [perConversation(askPolicy), perConversation(setFocus)],
+    /** A turn reads the conversation's facts once (turn-fact-cache.ts); call the release when it ends. */
+    holdFacts: (conversationId: string, writes?: StagedFactWrites) => facts.hold(conversationId, writes),
     /** Feeds read results into the fact store through the rulebase's bindings. */
     async observe(
       conversationId: string,

@@ -84,6 +84,8 @@ function readStep(ctx: RunContext, s: CallScope): Promise<Observation> {
     // Only an explicit allow runs a read or a memory note: the kind never waves a call through.
     if (verdict.decision !== 'allow') return { ...base, status: 'refused' as const, error: verdict.reason };
     try {
+      // The assistant's own notes change the workspace: what the turn staged is committed before they run.
+      if (tool.kind !== 'read') await deps.turn?.flush();
       const raw = await tool.run(args, s.toolCtx);
       if (tool.kind === 'read') await deps.policy?.observe(ctx.convId, base.name, args, raw, deps.clock());
       if (tool.kind === 'internal') await noteMemoryWrite(ctx, base.name, args);
