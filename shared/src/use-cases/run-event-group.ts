@@ -1,5 +1,6 @@
 import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
 import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
+import { reasonRedrafts } from '../agent/redraft-rules';
 import { type AgentDeps, driveRun } from '../agent/run-agent';
 import { openTurn } from '../agent/turn';
 import type { Trigger } from '../agent/types';
@@ -370,8 +371,10 @@ async function pendingGate(
         .replace(DENY, '')
         .replace(/^[\s,.;:!-]+/, '')
         .trim();
-      await decide({ decision: 'deny', reason: reason || 'cancelled by text' });
-      reply = 'Okay, cancelled.';
+      // A reason the rules can apply ("no, say Saturday") feeds a new draft; anything else only cancels.
+      const again = reason ? reasonRedrafts(action.args, reason) : false;
+      await decide({ decision: 'deny', reason: reason || 'cancelled by text', redraft: again });
+      reply = again ? 'Okay, not sent — I will draft it again with that.' : 'Okay, cancelled.';
     } else {
       reply = `A draft is waiting for a decision: ${action.summary}. ${choices}`;
     }
