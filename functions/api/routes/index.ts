@@ -5,6 +5,7 @@ import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
 import { registerMemoryRoutes } from './memory';
+import { registerResearchRoutes } from './research';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
 
@@ -24,6 +25,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
+  registerResearchRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);
 }

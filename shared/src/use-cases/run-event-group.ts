@@ -5,8 +5,10 @@ import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { ConflictError, isAppError } from '../errors';
+import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
+import { runResearchNode } from './run-research-node';
 
 export interface AgentOutcome {
   runId?: string;
@@ -19,6 +21,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   directory?: ContactDirectory;
   /** The policy's preconditions for a decision taken by text (the same check the API's approve runs). */
   checkDecision?: DecideApprovalDeps['checkDecision'];
+  /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
+  research?: ResearchDeps;
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
@@ -78,6 +82,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
           primary as EventOf<'email.received'>,
         ),
       );
+    case 'research.node':
+      return deps.research
+        ? runResearchNode(deps.research, primary)
+        : { outcome: 'research is not configured' };
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }
