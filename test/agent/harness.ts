@@ -90,11 +90,15 @@ export interface Servers {
 
 /** The slow parts, once per test file. */
 export async function startServers(
-  opts: { anthropic?: boolean; anthropicReply?: ScriptedTurn } = {},
+  opts: { anthropic?: boolean; anthropicReply?: ScriptedTurn; webhookSecret?: string } = {},
 ): Promise<Servers> {
   const clock = testClock();
   const sqs = await startSqs();
-  const openphone = await startOpenPhoneEmulator({ apiKey: OP_KEY, now: () => clock() });
+  const openphone = await startOpenPhoneEmulator({
+    apiKey: OP_KEY,
+    now: () => clock(),
+    ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+  });
   const twilio = await startTwilioEmulator({ accountSid: TWILIO.sid, authToken: TWILIO.token });
   const anthropic = opts.anthropic
     ? await startAnthropicEmulator({

@@ -4,10 +4,12 @@ import { registerPushRoutes } from '../push-routes';
 import { registerAdminRoutes } from './admin';
 import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
+import { registerMediaRoutes } from './media';
 import { registerMemoryRoutes } from './memory';
 import { registerResearchRoutes } from './research';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
+import { registerWorkspaceFileRoutes } from './workspace-files';
 
 export interface RouteOptions extends ChatRouteOptions {
   /** Routes only some stacks have: the local stack adds the demo team's dev sign-in (scripts/local/dev-routes.ts). */
@@ -25,6 +27,8 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
+  registerWorkspaceFileRoutes(app);
+  registerMediaRoutes(app);
   registerResearchRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);

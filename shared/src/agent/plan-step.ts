@@ -1,4 +1,5 @@
 import type { PendingIntent } from '../contracts/conversations';
+import { isImage } from '../domain/media';
 import { isAppError } from '../errors';
 import { claudePlan, type Round } from './claude-planner';
 import { buildInstructions } from './instructions';
@@ -72,10 +73,34 @@ async function modelPlan(ctx: RunContext, trigger: Trigger, rounds: Round[]) {
   const history = (await deps.conversations.listMessages(ctx.convId, { limit: 30 })).filter(
     (m) => m.createdAt < durable.run.createdAt && !ctx.triggerMessageIds.has(m.id),
   );
+  const images = await triggerImages(ctx, trigger);
   const out = await claudePlan(
     model,
-    { trigger, history, rounds, system, tools: deps.registry.toModelTools() },
+    { trigger, history, rounds, system, tools: deps.registry.toModelTools(), ...(images ? { images } : {}) },
     deps.settings.tokenBudget,
   );
   return { plan: out.plan, usage: out.usage, model: out.model, mode: 'claude' as const };
+}
+
+/** Anthropic's supported image types; anything else stays "[photo]" in the text. */
+const MODEL_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const MAX_IMAGES = 4;
+
+/**
+ * The photos of an inbound text, fetched through the same proxy as the PWA's. A photo that cannot be fetched
+ * is left out (its "[photo]" note stays in the text) and logged: a lost image must not stop the triage.
+ */
+async function triggerImages(ctx: RunContext, trigger: Trigger) {
+  if (trigger.kind !== 'inbound_sms' || !trigger.media?.length || !ctx.deps.mediaFetcher) return undefined;
+  const out: Array<{ type: string; data: string }> = [];
+  for (const m of trigger.media.filter((x) => isImage(x.type)).slice(0, MAX_IMAGES)) {
+    try {
+      const got = await ctx.deps.mediaFetcher.fetch(m.id);
+      const type = got.type.toLowerCase().split(';')[0]?.trim() ?? '';
+      if (MODEL_IMAGE_TYPES.has(type)) out.push({ type, data: got.data.toString('base64') });
+    } catch (e) {
+      ctx.deps.log.warn('media.unavailable', { mediaId: m.id, error: String(e) });
+    }
+  }
+  return out.length ? out : undefined;
 }

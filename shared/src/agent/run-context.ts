@@ -9,6 +9,7 @@ import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { IntentStore } from '../ports/intent-store';
 import type { Log } from '../ports/logger';
+import type { MediaFetcher, MediaStore } from '../ports/media-store';
 import type { Model, ModelUsage } from '../ports/model';
 import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
@@ -50,6 +51,9 @@ export interface AgentDeps {
     ): Promise<void>;
     summary(conversationId: string, now: Date): Promise<string>;
   };
+  /** Inbound photos: records written with the message; bytes fetched for the model in Claude mode. */
+  media?: MediaStore;
+  mediaFetcher?: MediaFetcher;
   /** Expiry and urgent re-notification timers for cards that wait for a person. */
   cardTimers?: CardTimerSettings;
   memory?: {
@@ -67,7 +71,7 @@ export interface StartRun {
   conversation: {
     id: string;
     create: () => Conversation;
-    inbound: Array<{ id: string; text: string; at: string; author: string }>;
+    inbound: InboundMessage[];
   };
   trigger: Trigger;
   runId: string;
@@ -78,6 +82,15 @@ export interface StartRun {
   reply?: string;
   /** Stored messages that carry the trigger itself (kept out of the history, as the trigger is sent anyway). */
   messageIds?: string[];
+}
+
+/** An inbound message written when the conversation first shows output, with its photos (our ids only). */
+export interface InboundMessage {
+  id: string;
+  text: string;
+  at: string;
+  author: string;
+  media?: Array<{ id: string; type: string | null }>;
 }
 
 /** The run's input step: what it is about, fixed on the first attempt so every replay sees the same. */
@@ -142,6 +155,7 @@ export class RunContext {
         createdAt: m.at,
         channel: this.start.trigger.kind === 'inbound_email' ? 'email' : 'sms',
         author: { kind: 'contact', name: m.author },
+        ...(m.media?.length ? { media: m.media } : {}),
       });
     }
     this.conversation = c;

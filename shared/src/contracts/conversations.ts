@@ -27,8 +27,56 @@ export const conversation = z.object({
   pendingCount: z.number().int().nonnegative(),
   /** Per-user read marks (user id → ISO time) for unread badges; conversations are shared by the team. */
   readBy: z.record(z.string(), z.string()).default({}),
+  /** Who handles this person's property (a user id), from the property-assignment preference (follow #20). */
+  assignee: z.string().optional(),
+  /** Where a lead stands (follow #20); drives the no-reply rules and the inbox's Leads filter. */
+  lead: z.lazy(() => leadInfo).optional(),
+  /** The channels this person has used in this thread (follow #20: one thread per person). */
+  channels: z.array(z.enum(['sms', 'email', 'chat'])).optional(),
 });
 export type Conversation = z.infer<typeof conversation>;
+
+export const leadState = z.enum([
+  'new',
+  'invited',
+  'waiting_on_lead',
+  'waiting_on_us',
+  'showing_booked',
+  'disqualified',
+]);
+export type LeadState = z.infer<typeof leadState>;
+export const leadInfo = z.object({
+  state: leadState,
+  updatedAt: z.string(),
+  property: z.string().optional(),
+});
+export type LeadInfo = z.infer<typeof leadInfo>;
+
+/** The conversation fields follow (#20) writes, all optional. */
+export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
+
+/**
+ * A photo or file on a message, as the PWA sees it: our id (served by `GET /api/media/:id`) and the MIME
+ * type. The provider's URL never leaves the server; it is kept in the media record (ports/media-store.ts).
+ */
+export const mediaRef = z.object({ id: z.string(), type: z.string().nullable() });
+export type MediaRef = z.infer<typeof mediaRef>;
+
+/** A phone call in the contact's conversation (follow #20): who, how long, what was said. */
+export const callEntry = z.object({
+  callId: z.string(),
+  direction: z.enum(['incoming', 'outgoing']).optional(),
+  /** The outside party's number. */
+  with: z.string().optional(),
+  status: z.string().nullable().optional(),
+  durationSeconds: z.number().nullable().optional(),
+  summary: z.array(z.string()).optional(),
+  nextSteps: z.array(z.string()).optional(),
+  /** Lines of the transcript (speaker: text), cut to what a person reads at a glance. */
+  transcript: z.array(z.string()).optional(),
+  transcriptTruncated: z.boolean().optional(),
+});
+export type CallEntry = z.infer<typeof callEntry>;
 
 export const messageRole = z.enum(['inbound', 'user', 'assistant', 'tool', 'system']);
 export const message = z.object({
@@ -43,6 +91,10 @@ export const message = z.object({
     id: z.string().optional(),
   }),
   channel: z.enum(['sms', 'email', 'web']).optional(),
+  /** Photos and files that came with the message (follow #20). */
+  media: z.array(mediaRef).optional(),
+  /** On a `system` message: the phone call it records (follow #20). */
+  call: callEntry.optional(),
   runId: z.string().optional(),
   actionId: z.string().optional(),
   tool: z

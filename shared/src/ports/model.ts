@@ -5,6 +5,8 @@ export type ModelContent =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+  /** A photo a tenant texted, sent inline (the provider's URL is not reachable by the Messages API). */
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
   | ServerContent;
 
 /**

@@ -4,10 +4,13 @@ import { type AgentDeps, driveRun } from '../agent/run-agent';
 import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
+import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { ConflictError, isAppError } from '../errors';
+import type { CallStore } from '../ports/call-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
+import { handleCallEvent } from './handle-call-event';
 import { runResearchNode } from './run-research-node';
 
 export interface AgentOutcome {
@@ -21,6 +24,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   directory?: ContactDirectory;
   /** The policy's preconditions for a decision taken by text (the same check the API's approve runs). */
   checkDecision?: DecideApprovalDeps['checkDecision'];
+  /** Phone calls as their Quo events build them up (follow #20). */
+  calls?: CallStore;
   /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
   research?: ResearchDeps;
 }
@@ -82,6 +87,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
           primary as EventOf<'email.received'>,
         ),
       );
+    case 'call.completed':
+    case 'call.summarized':
+    case 'call.transcribed':
+      return handleCallEvent(deps, primary);
     case 'research.node':
       return deps.research
         ? runResearchNode(deps.research, primary)
@@ -127,7 +136,10 @@ async function inboundSms(
   const key = `sms:${from}`;
   const existing = await deps.conversations.findByTriggerKey(key);
   const convId = existing?.id ?? `c_${primary.id}`;
-  const texts = events.map((e) => e.payload.text);
+  const inboundMedia = events.map((e) =>
+    (e.payload.media ?? []).map((m, i) => ({ id: mediaIdFor(e.id, i), type: m.type, url: m.url })),
+  );
+  const texts = events.map((e, i) => withMediaNotes(e.payload.text, inboundMedia[i]));
   const at = deps.clock().toISOString();
   const name = contact?.name ?? from;
   const create = (): Conversation => ({
@@ -149,12 +161,15 @@ async function inboundSms(
     pendingCount: 0,
     readBy: {},
   });
-  const inbound = events.map((e) => ({
-    id: `m_${e.id}`,
-    text: e.payload.text,
-    at: e.occurredAt,
-    author: name,
-  }));
+  const inbound = events.map((e, i) => {
+    const media = inboundMedia[i] ?? [];
+    // A photo-only text is stored as "[photo]", so previews and history never show an empty message.
+    const text = e.payload.text.trim() || (media.length ? PHOTO_NOTE : e.payload.text);
+    const refs = media.map(({ id, type }) => ({ id, type }));
+    return { id: `m_${e.id}`, text, at: e.occurredAt, author: name, ...(refs.length ? { media: refs } : {}) };
+  });
+  const mediaRefs = inboundMedia.flat().map(({ id, type }) => ({ id, type }));
+  await keepMedia(deps, convId, events, inboundMedia);
 
   if (contact?.internal) {
     const email = contact.emails[0] ?? `${from}@sms`;
@@ -194,7 +209,14 @@ async function inboundSms(
   const triage = await safeTriage(deps, texts.join('\n'));
   // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
   const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
-  const trigger: Trigger = { kind: 'inbound_sms', from, texts, urgent, ...(triage ? { triage } : {}) };
+  const trigger: Trigger = {
+    kind: 'inbound_sms',
+    from,
+    texts,
+    urgent,
+    ...(triage ? { triage } : {}),
+    ...(mediaRefs.length ? { media: mediaRefs } : {}),
+  };
   return driveRun(deps, {
     conversation: { id: convId, create, inbound },
     trigger,
@@ -202,6 +224,24 @@ async function inboundSms(
     eventIds: events.map((e) => e.id),
     key: primary.key,
   });
+}
+
+/**
+ * Where each photo really is, written before the run (the model may look at it while planning, before the
+ * conversation exists). One put per photo; none for a plain text. Idempotent on replay (derived ids).
+ */
+async function keepMedia(
+  deps: RunEventGroupDeps,
+  conversationId: string,
+  events: Array<EventOf<'sms.received'>>,
+  media: Array<Array<{ id: string; type: string | null; url: string }>>,
+) {
+  if (!deps.media) return;
+  for (const [i, e] of events.entries()) {
+    for (const m of media[i] ?? []) {
+      await deps.media.put({ ...m, conversationId, messageId: `m_${e.id}`, createdAt: e.occurredAt });
+    }
+  }
 }
 
 async function inboundEmail(

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import type { PendingAction } from '../../../../shared/src/contracts/conversations';
+import type { MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
+import { MediaThumbs } from '../media/media-thumbs';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
 import { Insights } from './card-insights';
 import { Outcome, StatusChip } from './card-status';
@@ -19,10 +20,13 @@ export function ApprovalCard({
   action,
   contact,
   onDecided,
+  media,
 }: {
   action: PendingAction;
   contact?: ContactLike;
   onDecided: (updated?: PendingAction) => void;
+  /** Photos of the message the card answers (follow #20), shown small above the draft. */
+  media?: MediaRef[] | undefined;
 }) {
   const view = toolView(action.tool, action.args);
   const editable = view.editable.filter((k) => typeof action.args[k] === 'string');
@@ -57,6 +61,7 @@ export function ApprovalCard({
         </div>
       </header>
       <Recipients action={action} view={view} contact={contact} />
+      {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
       {editable.map((k) => (
         <DraftField
           key={k}

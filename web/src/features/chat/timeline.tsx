@@ -1,8 +1,11 @@
 import type { ConversationDetail } from '../../../../shared/src/contracts/api';
 import type { Message, PendingAction } from '../../../../shared/src/contracts/conversations';
+import { PHOTO_NOTE } from '../../../../shared/src/domain/media';
 import { ToolIcon } from '../../components/icons';
 import { clockTime, humanize } from '../../lib/format';
 import { ApprovalCard } from '../approvals/approval-card';
+import { MediaThumbs } from '../media/media-thumbs';
+import { CallEntryView } from './call-entry';
 
 type Item =
   | { kind: 'message'; at: string; message: Message }
@@ -38,9 +41,10 @@ export function Timeline({
   onDecided: (a?: PendingAction) => void;
 }) {
   const contact = detail.conversation.contact;
+  const items = buildTimeline(detail);
   return (
     <ol className="timeline">
-      {buildTimeline(detail).map((item) => {
+      {items.map((item, index) => {
         if (item.kind === 'tools') {
           return (
             <li key={`t-${item.messages[0]?.id}`}>
@@ -51,7 +55,12 @@ export function Timeline({
         if (item.kind === 'action') {
           return (
             <li key={item.action.id} id={`card-${item.action.id}`}>
-              <ApprovalCard action={item.action} contact={contact} onDecided={onDecided} />
+              <ApprovalCard
+                action={item.action}
+                contact={contact}
+                onDecided={onDecided}
+                media={photosAnswered(items, index)}
+              />
             </li>
           );
         }
@@ -66,6 +75,7 @@ export function Timeline({
 }
 
 export function Bubble({ message: m, mine }: { message: Message; mine: boolean }) {
+  if (m.call) return <CallEntryView message={m} />;
   if (m.role === 'system') return <p className="system-note">{m.text}</p>;
   const side = m.role === 'user' ? 'right' : 'left';
   const channel = m.channel === 'sms' ? ' · text' : m.channel === 'email' ? ' · email' : '';
@@ -73,7 +83,8 @@ export function Bubble({ message: m, mine }: { message: Message; mine: boolean }
   return (
     <div className={`bubble-wrap ${side}`}>
       <div className={`bubble role-${m.role}`}>
-        <p className="bubble-text">{m.text}</p>
+        {!(m.media?.length && m.text === PHOTO_NOTE) && <p className="bubble-text">{m.text}</p>}
+        {m.media?.length ? <MediaThumbs media={m.media} /> : null}
       </div>
       <span className="bubble-meta">
         {who}
@@ -81,6 +92,15 @@ export function Bubble({ message: m, mine }: { message: Message; mine: boolean }
       </span>
     </div>
   );
+}
+
+/** The photos of the last inbound message before a card: the card shows what it answers. */
+function photosAnswered(items: Item[], index: number) {
+  for (let i = index - 1; i >= 0; i--) {
+    const it = items[i];
+    if (it?.kind === 'message' && it.message.role === 'inbound') return it.message.media;
+  }
+  return undefined;
 }
 
 /** What the assistant looked up on the way, folded by default: useful to check, noise to read every time. */
