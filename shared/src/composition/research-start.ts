@@ -39,5 +39,7 @@ export function buildResearchStartDeps(core: Core): StartResearchDeps & Omit<Res
     leaseSeconds: s.leaseSeconds,
     mode: s.mode,
     budget: s.budget,
+    // Each node's status change reaches the PWA's tree over inbox's live channel (best-effort; it polls too).
+    publish: (u) => core.live.publish(u),
   };
 }
