@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
 import { MediaThumbs } from '../media/media-thumbs';
+import { PolicyChangeDiff } from '../workspace-files/policy-change-diff';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
 import { Insights } from './card-insights';
 import { Outcome, StatusChip } from './card-status';
@@ -40,7 +41,7 @@ export function ApprovalCard({
   const edited = editable.some((k) => draft[k] !== action.args[k]);
   const emptyField = editable.find((k) => !draft[k]?.trim());
   const others = Object.entries(action.args).filter(
-    ([k]) => !view.recipients.includes(k) && !editable.includes(k),
+    ([k]) => !view.recipients.includes(k) && !editable.includes(k) && !POLICY_DIFF_ARGS(action.tool, k),
   );
 
   const Icon = view.icon;
@@ -61,6 +62,7 @@ export function ApprovalCard({
         </div>
       </header>
       <Recipients action={action} view={view} contact={contact} />
+      {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
       {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
       {editable.map((k) => (
         <DraftField
@@ -97,6 +99,10 @@ export function ApprovalCard({
     </article>
   );
 }
+
+/** A policy change's text and reason are shown as its diff, not again as raw arguments. */
+const POLICY_DIFF_ARGS = (tool: string, key: string) =>
+  tool === 'propose_policy_change' && ['text', 'reason', 'path'].includes(key);
 
 /** Open while the card waits for a decision; folded away once it is decided. */
 function CardInsights({ action, pending }: { action: PendingAction; pending: boolean }) {
