@@ -7,9 +7,11 @@ import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/aut
 import { DevAuthProvider } from './features/auth/dev-auth';
 import { ChatScreen } from './features/chat/chat-screen';
 import { ConversationList } from './features/conversations/conversation-list';
+import { NewCardToast } from './features/live/new-card-toast';
 import { MemoryScreen } from './features/memory/memory-screen';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { ApiError, createApi, describeError } from './lib/api';
+import { LiveProvider } from './lib/live';
 import { Link, Redirect, signInPath, useLocation } from './lib/router';
 import { useResource } from './lib/use-resource';
 
@@ -61,7 +63,10 @@ function Routes({ config }: { config: PublicConfig }) {
   return (
     <ApiContext.Provider value={api}>
       <SessionGate>
-        <Screen path={path} id={query.get('id') ?? undefined} config={config} />
+        <LiveProvider url={config.liveUrl} getToken={auth.getToken}>
+          <Screen path={path} id={query.get('id') ?? undefined} config={config} />
+          <NewCardToast />
+        </LiveProvider>
       </SessionGate>
     </ApiContext.Provider>
   );

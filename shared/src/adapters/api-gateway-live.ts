@@ -14,9 +14,10 @@ export interface ApiGatewayLiveOptions {
   log: Log;
   clock?: () => Date;
   /**
-   * How long the list of open sockets is reused by this container. Every change would otherwise cost a
-   * DynamoDB Query inside the agent's turn (budget: ≤ 6 requests, issue 14); an app that connected within
-   * this window misses live hints until the cache refreshes and meanwhile polls.
+   * How long the list of open sockets is reused by this container (default 1 s). Every change would otherwise
+   * cost a DynamoDB Query inside the agent's turn (budget: ≤ 6 requests, issue 14): a turn's writes land
+   * within about a second, so a turn pays one Query. An app refetches right after its socket opens, so only
+   * a change inside this window after connecting can be missed (and its next poll-free hint carries it).
    */
   cacheMs?: number;
   /** One post never holds the caller longer than this (a stuck socket must not slow a turn). */
@@ -31,7 +32,7 @@ export interface ApiGatewayLiveOptions {
  */
 export function apiGatewayLiveUpdates(opts: ApiGatewayLiveOptions): LiveUpdates {
   const clock = opts.clock ?? (() => new Date());
-  const cacheMs = opts.cacheMs ?? 5_000;
+  const cacheMs = opts.cacheMs ?? 1_000;
   let client: Promise<ApiGatewayManagementApiClient> | undefined;
   let cached: { at: number; list: Promise<LiveConnection[]> } | undefined;
 

@@ -7,6 +7,7 @@ import {
 } from '../adapters/aws-settings';
 import { dynamoActionStore } from '../adapters/dynamo/action-store';
 import { dynamoAuditLog } from '../adapters/dynamo/audit-log';
+import { dynamoCallStore } from '../adapters/dynamo/call-store';
 import { makeDynamoClients } from '../adapters/dynamo/client';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
@@ -66,6 +67,8 @@ export function buildCore(config: Config, serviceName: string) {
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Phone calls as their Quo events build them up (follow #20). */
+    calls: dynamoCallStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
     media,
     mediaFetcher: httpMediaFetcher({
