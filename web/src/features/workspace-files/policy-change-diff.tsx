@@ -36,7 +36,7 @@ function DiffLines({ diff }: { diff: string }) {
   // The two header lines name the file, already shown above.
   const lines = diff.split('\n').filter((l) => !l.startsWith('---') && !l.startsWith('+++'));
   return (
-    <pre className="wsf-diff" aria-label="Changes, removed lines marked minus, added lines plus">
+    <pre className="wsf-diff">
       {lines.map((l, i) => (
         <span
           // biome-ignore lint/suspicious/noArrayIndexKey: lines of one diff never reorder
