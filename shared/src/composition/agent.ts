@@ -7,6 +7,7 @@ import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
 import { guardSensitiveReplies, workspaceSensitiveValues } from '../agent/sensitive-guard';
+import { checkEditedRulebase } from '../agent/team-rulebase';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
@@ -26,6 +27,7 @@ import { escalate } from '../tools/escalation';
 import { buildGoogleToolDeps, googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { pageBudgetDeps } from '../tools/page-budget-wiring';
+import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { startResearchTool } from '../tools/research';
 import { runCodeTool } from '../tools/sandbox';
@@ -91,6 +93,8 @@ export async function buildAgent(
   if (c.MEMORY_GIT_URL) {
     workspace = await openGitWorkspace({ ...gitWorkspaceOptionsFromConfig(c), logger: core.log });
     tools.push(...bindAll(workspaceTools, { workspace }));
+    // Runs only after an admin approved its card; writes policy/ as that admin (never the file tools).
+    tools.push(bindTool(proposePolicyChange, { workspace, checkRulebase: checkEditedRulebase }));
   }
 
   // Validate against every tool the system defines, configured here or not: a guard for an integration

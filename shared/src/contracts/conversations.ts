@@ -183,6 +183,8 @@ export const pendingAction = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   decidedBy: z.string().optional(),
+  /** The decider's display name when known (a policy change is committed under it). */
+  decidedByName: z.string().optional(),
   decidedAt: z.string().optional(),
   edit: z
     .object({ from: z.record(z.string(), z.unknown()), to: z.record(z.string(), z.unknown()) })
