@@ -17,6 +17,7 @@ import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
+import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
 import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
@@ -65,6 +66,8 @@ export function buildCore(config: Config, serviceName: string) {
     actions: liveActionStore(dynamoActionStore(table), live),
     intents: dynamoIntentStore(table),
     runs: dynamoRunStore(table),
+    /** A turn's one partition read and one-transaction commit (issue 14's six-request budget). */
+    turns: dynamoTurnStore(table),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
     /** Phone calls as their Quo events build them up (follow #20). */
