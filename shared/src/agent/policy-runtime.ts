@@ -115,6 +115,17 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
         skipped: facts.filter((f) => !known.includes(f)).map((f) => f.predicate),
       };
     },
+    /**
+     * A person's answer to one of the card's questions (cards #18), kept with who answered: `holds: false`
+     * records the "no", so the question does not come back until the askable's ttl says it may.
+     */
+    async recordAnswer(
+      conversationId: string,
+      recordAs: string,
+      opts: { by: string; holds: boolean; now: Date },
+    ): Promise<void> {
+      await runtimeFor(conversationId, opts.now).recordAnswer(recordAs, opts);
+    },
     /** Points a context variable at an entity; false when the team's rulebase does not declare it. */
     async setFocus(conversationId: string, name: string, value: FactValue, now: Date): Promise<boolean> {
       const rt = runtimeFor(conversationId, now);

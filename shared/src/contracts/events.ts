@@ -137,6 +137,22 @@ export const notifyPayload = z.object({
   preview: z.optional(z.string()),
 });
 
+/**
+ * A card replaced by a new draft (cards #18): "Redraft…" with an instruction, a deny with a reason, or the
+ * card's open questions answered. The API already moved the card to SUPERSEDED; the worker records the
+ * answers as facts (with who answered), ends the old run and runs the same trigger again.
+ */
+export const cardRedraftPayload = z.object({
+  conversationId: z.string(),
+  actionId: z.string(),
+  runId: z.string(),
+  kind: z.enum(['redraft', 'deny', 'answer']),
+  instruction: z.optional(boundedString(1, 1000)),
+  answers: z.optional(listOf(z.object({ recordAs: boundedString(1, 500), holds: z.boolean() }), 10)),
+  user: z.object({ id: z.string(), email: z.string(), name: z.optional(z.string()) }),
+});
+export type CardRedraftPayload = z.infer<typeof cardRedraftPayload>;
+
 export const pingPayload = z.object({ note: z._default(z.string(), 'ping') });
 
 /** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
@@ -147,6 +163,17 @@ export const timerFiredPayload = z.object({
   runId: z.string(),
   /** When the timer was set to fire (the scheduler, not the worker's clock, decides that it is due). */
   dueAt: z.iso.datetime(),
+});
+
+/**
+ * One step of one research node (issue 21): `run` plans or executes it, `aggregate` combines its finished
+ * children, `replan` re-plans the root from a person's edits. Each READY node is its own message.
+ */
+export const researchNodePayload = z.object({
+  taskId: boundedString(1, 100),
+  nodeId: boundedString(1, 100),
+  step: z.enum(['run', 'aggregate', 'replan']),
+  attempt: z._default(z.number(), 0),
 });
 
 export const eventEnvelope = z.discriminatedUnion('type', [
@@ -163,6 +190,8 @@ export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('notify'), payload: notifyPayload }),
   z.object({ ...base, type: z.literal('system.ping'), payload: pingPayload }),
   z.object({ ...base, type: z.literal('timer.fired'), payload: timerFiredPayload }),
+  z.object({ ...base, type: z.literal('card.redraft'), payload: cardRedraftPayload }),
+  z.object({ ...base, type: z.literal('research.node'), payload: researchNodePayload }),
 ]);
 
 export type EventEnvelope = z.infer<typeof eventEnvelope>;
@@ -173,3 +202,4 @@ export type EmailReceived = z.infer<typeof emailReceivedPayload>;
 export type SmsCopy = z.infer<typeof smsCopyPayload>;
 export type NotifyPayload = z.infer<typeof notifyPayload>;
 export type TimerFired = z.infer<typeof timerFiredPayload>;
+export type ResearchNodeStep = z.infer<typeof researchNodePayload>;

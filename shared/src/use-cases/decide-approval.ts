@@ -1,10 +1,13 @@
+import { reasonRedrafts } from '../agent/redraft-rules';
 import type { PendingAction } from '../contracts/conversations';
-import { ConflictError, NotFoundError } from '../errors';
+import { ADMIN_APPROVAL_TOOLS } from '../domain/protected-paths';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
+import { enqueueRedraft } from './redraft-card';
 import { type ValidateDecisionDeps, validateDecision } from './validate-decision';
 
 /** An APPROVED card still not executing after this long was stranded by a crash before its enqueue. */
@@ -25,7 +28,13 @@ export interface DecideApprovalInput {
   /** Present when the person edited the draft before approving. */
   editedArgs?: Record<string, unknown>;
   reason?: string;
-  user: { id: string; email: string };
+  /**
+   * A deny with a reason drafts again with it (cards #18): `true` always, `false` never, absent when the
+   * reason is something the rules can apply (a day, "shorter", …).
+   */
+  redraft?: boolean;
+  /** `isAdmin` from the verified session; absent (an SMS reply) counts as not an admin. */
+  user: { id: string; email: string; name?: string; isAdmin?: boolean };
 }
 
 /**
@@ -52,11 +61,22 @@ export async function decideApproval(
     if (stranded) await enqueueResume(deps, action, now.toISOString());
     throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
   }
+  if (input.decision === 'approve' && ADMIN_APPROVAL_TOOLS.has(action.tool) && input.user.isAdmin !== true) {
+    throw new ForbiddenError(
+      'Only an admin can approve a policy change; ask an admin to review it (anyone may deny it).',
+    );
+  }
   const at = deps.clock().toISOString();
   let patch: Partial<PendingAction>;
   if (input.decision === 'approve') {
     const checked = await validateDecision(deps, action, input.editedArgs);
-    patch = { decidedBy: input.user.email, decidedAt: at, updatedAt: at, ...checked };
+    patch = {
+      decidedBy: input.user.email,
+      ...(input.user.name ? { decidedByName: input.user.name } : {}),
+      decidedAt: at,
+      updatedAt: at,
+      ...checked,
+    };
   } else {
     patch = {
       decidedBy: input.user.email,
@@ -81,7 +101,28 @@ export async function decideApproval(
     at,
     data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
   });
-  await enqueueResume(deps, action, at);
+  const reason = updated.denyReason?.trim();
+  if (input.decision === 'deny' && reason && (input.redraft ?? reasonRedrafts(action.args, reason))) {
+    // The reason asks for another draft ("shorter", "say Friday"): the worker ends the paused run and drafts
+    // again with it. A reason that only explains ("she already called") resumes the run, which stops (rules)
+    // or lets the model decide with the reason in its tool result (Claude).
+    await enqueueRedraft(
+      deps.queue,
+      {
+        conversationId: action.conversationId,
+        actionId: action.id,
+        runId: action.runId,
+        kind: 'deny',
+        instruction: reason,
+        user: {
+          id: input.user.id,
+          email: input.user.email,
+          ...(input.user.name ? { name: input.user.name } : {}),
+        },
+      },
+      at,
+    );
+  } else await enqueueResume(deps, action, at);
   return updated;
 }
 

@@ -18,6 +18,7 @@ import type { PendingAction } from '../../../shared/src/contracts/conversations'
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
 import {
   deleteWorkspaceFileResponse,
+  diffWorkspaceFileResponse,
   type TryPolicyRequest,
   tryPolicyResponse,
   type WriteWorkspaceFileRequest,
@@ -112,13 +113,25 @@ export function createApi(getToken: GetToken) {
         decisionResponse,
         args ? { args } : {},
       ),
-    deny: (cid: string, aid: string, reason?: string) =>
+    deny: (cid: string, aid: string, reason?: string, redraft?: boolean) =>
       request(
         'POST',
         `/api/conversations/${enc(cid)}/actions/${enc(aid)}/deny`,
         decisionResponse,
-        reason ? { reason } : {},
+        reason ? { reason, ...(redraft !== undefined ? { redraft } : {}) } : {},
       ),
+    redraft: (cid: string, aid: string, instruction: string) =>
+      request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/redraft`, decisionResponse, {
+        instruction,
+      }),
+    answer: (
+      cid: string,
+      aid: string,
+      answers: Array<{ recordAs: string; holds: boolean; value?: string }>,
+    ) =>
+      request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/answer`, decisionResponse, {
+        answers,
+      }),
     retry: (cid: string, aid: string) =>
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/retry`, decisionResponse, {}),
     memoryHistory: (limit = 20) =>
@@ -135,6 +148,8 @@ export function createApi(getToken: GetToken) {
       request('PUT', '/api/workspace/file', writeWorkspaceFileResponse, input),
     deleteWorkspaceFile: (path: string) =>
       request('DELETE', `/api/workspace/file?path=${enc(path)}`, deleteWorkspaceFileResponse),
+    diffWorkspaceFile: (path: string, text: string) =>
+      request('POST', '/api/workspace/diff', diffWorkspaceFileResponse, { path, text }),
     tryPolicy: (input: TryPolicyRequest) =>
       request('POST', '/api/admin/policy/try', tryPolicyResponse, input),
   };
