@@ -185,7 +185,9 @@ describe('the pending-action gate over SMS', () => {
       await world.deliver(smsEvent(MARIA, text, servers.clock()));
     }
     const actions = await world.actionsFor(`sms:${MARIA}`);
-    expect(actions.every((a) => a.status === 'PENDING')).toBe(true);
+    // Each newer text withdraws the draft before it (cards #18): withdrawn or waiting, never approved.
+    expect(actions.every((a) => a.status === 'PENDING' || a.status === 'SUPERSEDED')).toBe(true);
+    expect(actions.filter((a) => a.status === 'PENDING').length).toBeLessThanOrEqual(1);
     expect(actions.every((a) => a.decidedBy === undefined)).toBe(true);
     expect(world.sentTo(MARIA)).toEqual([]);
     // Sam's pending draft in his own conversation is untouched by Maria's texts.
