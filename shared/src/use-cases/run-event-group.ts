@@ -233,7 +233,7 @@ async function inboundSms(
   }
 
   // A newer text from outside: the waiting draft answers a conversation that has moved on.
-  await supersedeForNewerInbound(deps, existing, name, texts.join(' '));
+  await supersedeForNewerInbound(deps, existing, name, texts.join(' '), `run_${primary.id}`);
   const triage = await safeTriage(deps, texts.join('\n'));
   // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
   const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
@@ -305,7 +305,7 @@ async function inboundEmail(
     at: ev.occurredAt,
     author: name,
   }));
-  await supersedeForNewerInbound(deps, existing, name, e.subject || e.text);
+  await supersedeForNewerInbound(deps, existing, name, e.subject || e.text, `run_${primary.id}`);
   const triage = await safeTriage(deps, emailTriageText(e.subject, e.text));
   const trigger: Trigger = {
     kind: 'inbound_email',

@@ -83,9 +83,16 @@ export async function supersedeForNewerInbound(
   conversation: Conversation | undefined,
   who: string,
   text: string,
+  runId: string,
 ): Promise<void> {
   if (!conversation || conversation.pendingCount <= 0) return;
-  await supersedePending(deps, conversation.id, `${who} wrote again before anyone decided: “${clip(text)}”.`);
+  // A redelivered event must not withdraw the card its own run drafted on an earlier attempt.
+  await supersedePending(
+    deps,
+    conversation.id,
+    `${who} wrote again before anyone decided: “${clip(text)}”.`,
+    (a) => a.runId !== runId,
+  );
 }
 
 /** The text a card sends, when it is a text or an email. */
