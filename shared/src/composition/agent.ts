@@ -29,12 +29,14 @@ import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { pageBudgetDeps } from '../tools/page-budget-wiring';
 import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
+import { startResearchTool } from '../tools/research';
 import { runCodeTool } from '../tools/sandbox';
 import { buildWebToolDeps, webTools } from '../tools/web';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
 import type { Core } from './core';
+import { buildResearchDeps, buildResearchStartDeps } from './research';
 
 /**
  * Config → the agent's tools, guard and model. An integration whose credentials are absent is simply not
@@ -85,6 +87,7 @@ export async function buildAgent(
   const web = buildWebToolDeps(c);
   if (web.fallback) tools.push(...bindAll(webTools, web.fallback));
   tools.push(bindTool(runCodeTool, {}));
+  tools.push(bindTool(startResearchTool, buildResearchStartDeps(core)));
 
   let workspace: Workspace | undefined;
   if (c.MEMORY_GIT_URL) {
@@ -167,6 +170,11 @@ export async function buildAgent(
         readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
     }),
   };
+  deps.research = buildResearchDeps(core, {
+    registry,
+    ...(deps.model ? { model: deps.model } : {}),
+    ...(workspace ? { workspace } : {}),
+  });
   return { deps, registry, ...(workspace ? { workspace } : {}) };
 }
 

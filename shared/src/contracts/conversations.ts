@@ -105,6 +105,8 @@ export const message = z.object({
       error: z.string().optional(),
     })
     .optional(),
+  /** A research task this message starts or reports on (issue 21): the PWA shows its plan, tree and report. */
+  research: z.object({ taskId: z.string(), reportPath: z.string().optional() }).optional(),
 });
 export type Message = z.infer<typeof message>;
 

@@ -4,16 +4,21 @@ import { createEvent } from './create-event';
 import { createTask } from './create-task';
 import { lookup } from './lookup';
 import { remember } from './remember';
+import { research } from './research';
 import { sendEmail } from './send-email';
 import { sendText } from './send-text';
+import { teamQuestion } from './team-question';
 
 /** The chat intents in the order a new request is tried against them (the first that recognises it wins). */
 export const CHAT_INTENTS: readonly ChatIntent[] = [
   remember,
+  research,
   sendText,
   sendEmail,
   createTask,
   calendar,
   createEvent,
   lookup,
+  // Last: any other question is answered from the conversations and notes.
+  teamQuestion,
 ];
