@@ -38,7 +38,7 @@ export function startSqsPoller(opts: {
             receiptHandle: m.ReceiptHandle ?? '',
             body: m.Body ?? '',
             attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
-            messageAttributes: {},
+            messageAttributes: lambdaMessageAttributes(m.MessageAttributes),
             md5OfBody: m.MD5OfBody ?? '',
             eventSource: 'aws:sqs',
             eventSourceARN: opts.queueArn,
@@ -82,4 +82,20 @@ export function startSqsPoller(opts: {
       ]);
     },
   };
+}
+
+/** Message attributes as Lambda's SQS event carries them (camelCase, list fields present), e.g. correlationId. */
+function lambdaMessageAttributes(
+  attrs: Record<string, { DataType?: string; StringValue?: string }> | undefined,
+): SQSEvent['Records'][number]['messageAttributes'] {
+  const out: SQSEvent['Records'][number]['messageAttributes'] = {};
+  for (const [name, a] of Object.entries(attrs ?? {})) {
+    out[name] = {
+      dataType: a.DataType ?? 'String',
+      ...(a.StringValue !== undefined ? { stringValue: a.StringValue } : {}),
+      stringListValues: [],
+      binaryListValues: [],
+    };
+  }
+  return out;
 }

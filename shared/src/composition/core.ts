@@ -16,10 +16,13 @@ import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
 import { httpMediaFetcher } from '../adapters/media-http';
+import { meteredActions, meteredLedger, meteredRuns } from '../adapters/metered';
+import { powertoolsMetrics, recordingMetrics } from '../adapters/powertools-metrics';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
 import { type Config, loadConfig } from '../config';
 import { makeLogger } from '../logger';
+import type { Metrics } from '../ports/metrics';
 
 /**
  * Environment → config → adapters, once per cold start. Handlers call `getCore()` (and the worker its
@@ -31,22 +34,25 @@ export function buildCore(config: Config, serviceName: string) {
   const table = { doc: dynamo.doc, tableName: config.TABLE_NAME };
   const sqs = makeSqsClient({ region: config.AWS_REGION, endpoint: config.SQS_ENDPOINT });
   const clock = () => new Date();
+  const metrics = metricsFor(config);
   const media = dynamoMediaStore(table);
   return {
     config,
     log,
     clock,
+    /** The few numbers on the dashboard (ports/metrics.ts); handlers flush them once per invocation. */
+    metrics,
     dynamo,
     table,
     sqs,
     queue: sqsEventQueue(sqs, config.EVENTS_QUEUE_URL),
     deadLetters: config.DLQ_URL ? sqsDeadLetterSink(sqs, config.DLQ_URL) : undefined,
-    ledger: dynamoEventLedger(table),
+    ledger: meteredLedger(dynamoEventLedger(table), metrics),
     cooldowns: dynamoCooldownStore(table),
     conversations: dynamoConversationStore(table),
-    actions: dynamoActionStore(table),
+    actions: meteredActions(dynamoActionStore(table), metrics),
     intents: dynamoIntentStore(table),
-    runs: dynamoRunStore(table),
+    runs: meteredRuns(dynamoRunStore(table), metrics, clock),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
@@ -65,6 +71,13 @@ export function buildCore(config: Config, serviceName: string) {
   };
 }
 export type Core = ReturnType<typeof buildCore>;
+
+/** EMF on AWS (CloudWatch reads the log lines); in memory elsewhere, so local logs stay readable. */
+function metricsFor(config: Config): Metrics {
+  return config.STAGE === 'aws'
+    ? powertoolsMetrics({ namespace: config.METRICS_NAMESPACE })
+    : recordingMetrics();
+}
 
 const cache = new Map<string, { core: Promise<Core>; settings: string; checkedAt: number }>();
 let settingsSource: SettingsSource | undefined;
