@@ -5,6 +5,7 @@ import { extname, join, normalize } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { installLambdaStreamingGlobals, responseStreamFor } from './lambda-streaming';
+import { attachLiveSockets, type LiveSocketHandler } from './live-sockets';
 
 export type HttpHandler = (
   event: APIGatewayProxyEventV2,
@@ -148,12 +149,15 @@ export function startGateway(opts: {
   staticRoot?: string;
   /** The PWA's security headers (CloudFront's response-headers policy on AWS). */
   staticHeaders?: Record<string, string>;
+  /** The live channel's function (`$connect`/`$disconnect`/`$default`): WebSockets on `/live` when given. */
+  liveSocket?: () => Promise<LiveSocketHandler>;
 }): Promise<Server> {
   installLambdaStreamingGlobals();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
+    if (live?.manage(req, body, res)) return;
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     const method = req.method ?? 'GET';
     const route = opts.routes.find((r) => matches(r, method, path));
@@ -182,5 +186,14 @@ export function startGateway(opts: {
       res.end(JSON.stringify({ error: { code: 'bad_gateway', message: 'The function failed' } }));
     }
   });
+  const live = opts.liveSocket ? attachLiveSockets(server, opts.liveSocket) : undefined;
+  if (live) {
+    // Open sockets would hold `server.close()` forever; they end with the gateway, as a deploy's would.
+    const close = server.close.bind(server);
+    server.close = (cb) => {
+      live.close();
+      return close(cb);
+    };
+  }
   return new Promise((resolve) => server.listen(opts.port, '127.0.0.1', () => resolve(server)));
 }

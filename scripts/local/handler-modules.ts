@@ -13,6 +13,7 @@ export interface HandlerModules {
   twilioStatus: ModuleLoader;
   worker: ModuleLoader;
   emailPoll: ModuleLoader;
+  liveSocket: ModuleLoader;
   /** Removes the staged artifacts (bundled mode). */
   dispose(): void;
 }
@@ -26,6 +27,7 @@ export function sourceModules(): HandlerModules {
     twilioStatus: () => import('../../functions/twilio-status'),
     worker: () => import('../../functions/agent-worker'),
     emailPoll: () => import('../../functions/email-poll'),
+    liveSocket: () => import('../../functions/live-socket'),
     dispose() {},
   };
 }
@@ -59,6 +61,7 @@ export async function bundledModules(
     twilioStatus: load('twilio-status'),
     worker: load('agent-worker'),
     emailPoll: load('email-poll'),
+    liveSocket: load('live-socket'),
     dispose() {
       for (const s of stages.values()) s.remove();
     },

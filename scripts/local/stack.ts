@@ -16,6 +16,7 @@ import { type DynamoEngine, defaultDynamoEngine, startDynamo } from './dynamodb'
 import { type Emulators, localSecrets, startEmulators } from './emulators';
 import { type HttpHandler, type Route, type StreamingHandler, startGateway } from './gateway';
 import { bundledModules, sourceModules } from './handler-modules';
+import { LIVE_PATH, type LiveSocketHandler } from './live-sockets';
 import { ensureQueues } from './queues';
 import { startScheduler } from './scheduler';
 import { startSqs } from './sqs';
@@ -160,6 +161,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stops.push(() => {
       for (const k of Object.keys(env)) delete process.env[k];
       delete process.env.PUBLIC_BASE_URL;
+      delete process.env.LIVE_ENDPOINT;
+      delete process.env.LIVE_SOCKET_URL;
       resetComposition();
       resetWorkerDeps();
     });
@@ -194,6 +197,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       port: opts.port ?? 3000,
       routes,
       staticRoot: resolve('web/dist'),
+      liveSocket: fn<LiveSocketHandler>(modules.liveSocket),
       staticHeaders: pwaSecurityHeaders({
         clerkPublishableKey: opts.env?.CLERK_PUBLISHABLE_KEY ?? process.env.CLERK_PUBLISHABLE_KEY,
         onAws: false,
@@ -205,6 +209,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     gatewayUrl = url;
     process.env.PUBLIC_BASE_URL = opts.env?.PUBLIC_BASE_URL ?? url;
     env.PUBLIC_BASE_URL = process.env.PUBLIC_BASE_URL;
+    // The live channel: apps open `/live` on the gateway, functions post to its management API.
+    for (const [k, v] of Object.entries({ LIVE_ENDPOINT: url, LIVE_SOCKET_URL: LIVE_PATH })) {
+      process.env[k] = opts.env?.[k] ?? v;
+      env[k] = process.env[k] ?? v;
+    }
 
     // A demo device on the local push service, so approval pushes are delivered (and logged decrypted)
     // even though an offline browser cannot subscribe to a real push service.

@@ -102,6 +102,14 @@ export const configSchema = z.object({
 
   WEB_ALLOWED_DOMAINS: csv(),
 
+  /**
+   * The live channel (issue 19): the WebSocket API's management endpoint the worker and API post changes to
+   * (`https://{api-id}.execute-api.{region}.amazonaws.com/{stage}`; locally the gateway), and the socket URL
+   * the PWA opens (`wss://…`, or a path on the PWA's own origin such as `/live`). Absent: apps poll.
+   */
+  LIVE_ENDPOINT: optionalUrl,
+  LIVE_SOCKET_URL: optional,
+
   VAPID_PUBLIC_KEY: optional,
   VAPID_PRIVATE_KEY: optional,
   VAPID_SUBJECT: text('mailto:ops@example.com'),

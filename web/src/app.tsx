@@ -2,13 +2,16 @@ import { lazy, type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import type { PublicConfig } from '../../shared/src/contracts/api';
 import { EmptyState, ErrorState, Loading } from './components/states';
 import { AdminScreen } from './features/admin/admin-screen';
+import { PolicyEditorScreen } from './features/admin/policy-editor';
 import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/auth/auth-context';
 import { DevAuthProvider } from './features/auth/dev-auth';
 import { ChatScreen } from './features/chat/chat-screen';
 import { ConversationList } from './features/conversations/conversation-list';
+import { NewCardToast } from './features/live/new-card-toast';
 import { MemoryScreen } from './features/memory/memory-screen';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { ApiError, createApi, describeError } from './lib/api';
+import { LiveProvider } from './lib/live';
 import { Link, Redirect, signInPath, useLocation } from './lib/router';
 import { useResource } from './lib/use-resource';
 
@@ -60,7 +63,10 @@ function Routes({ config }: { config: PublicConfig }) {
   return (
     <ApiContext.Provider value={api}>
       <SessionGate>
-        <Screen path={path} id={query.get('id') ?? undefined} config={config} />
+        <LiveProvider url={config.liveUrl} getToken={auth.getToken}>
+          <Screen path={path} id={query.get('id') ?? undefined} config={config} />
+          <NewCardToast />
+        </LiveProvider>
       </SessionGate>
     </ApiContext.Provider>
   );
@@ -74,6 +80,8 @@ function Screen({ path, id, config }: { path: string; id?: string; config: Publi
       return <ChatScreen id={id} />;
     case '/admin':
       return <AdminScreen />;
+    case '/admin/policy':
+      return <PolicyEditorScreen />;
     case '/memory':
       return <MemoryScreen />;
     case '/settings':

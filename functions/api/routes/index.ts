@@ -8,6 +8,7 @@ import { registerMediaRoutes } from './media';
 import { registerMemoryRoutes } from './memory';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
+import { registerWorkspaceFileRoutes } from './workspace-files';
 
 export interface RouteOptions extends ChatRouteOptions {
   /** Routes only some stacks have: the local stack adds the demo team's dev sign-in (scripts/local/dev-routes.ts). */
@@ -25,6 +26,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerChatRoutes(app, opts);
   registerAdminRoutes(app);
   registerMemoryRoutes(app);
+  registerWorkspaceFileRoutes(app);
   registerMediaRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);

@@ -21,6 +21,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>) {
       devSignIn: devSignInEnabled(config) && !config.CLERK_PUBLISHABLE_KEY,
       ...(config.CLERK_PUBLISHABLE_KEY ? { clerkPublishableKey: config.CLERK_PUBLISHABLE_KEY } : {}),
       ...(config.VAPID_PUBLIC_KEY ? { vapidPublicKey: config.VAPID_PUBLIC_KEY } : {}),
+      ...(config.LIVE_SOCKET_URL ? { liveUrl: config.LIVE_SOCKET_URL } : {}),
     });
   });
 }

@@ -103,6 +103,7 @@ export interface OpenInfo {
 const turnSummarySchema = z.object({
   conversationId: z.string().min(1).max(200),
   summary: z.string().max(2_000).optional(),
+  author: z.object({ name: z.string().min(1).max(200), email: z.string().min(3).max(320) }).optional(),
 });
 
 /** Maps the environment (shared/src/config.ts) to workspace settings; the memory feature needs a remote. */
@@ -718,7 +719,8 @@ export class GitWorkspace implements Workspace {
       message: formatCommitMessage(turn, changes),
       tree,
       parent: head ? [head] : [],
-      author: this.signature(),
+      // A person's edit (the admin's policy change) is authored by them; the system stays the committer.
+      author: turn.author ? { ...this.signature(), ...turn.author } : this.signature(),
       committer: this.signature(),
     });
     return { commit, changes };
@@ -1057,7 +1059,10 @@ export class GitWorkspace implements Workspace {
 export function formatCommitMessage(turn: TurnSummary, changes: WorkspaceChange[]): string {
   const summary = clip((turn.summary ?? '').replace(/\s+/g, ' ').trim(), 72) || describeChanges(changes);
   const lines = changes.map((c) => `- ${c.change} ${c.path}`);
-  return `memory: ${summary}\n\n${lines.join('\n')}\n\nConversation: ${turn.conversationId}\n`;
+  const trailer = turn.author
+    ? `Edited-by: ${turn.author.name} <${turn.author.email}>`
+    : `Conversation: ${turn.conversationId}`;
+  return `memory: ${summary}\n\n${lines.join('\n')}\n\n${trailer}\n`;
 }
 
 function describeChanges(changes: WorkspaceChange[]): string {

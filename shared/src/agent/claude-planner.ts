@@ -39,9 +39,25 @@ function triggerText(t: Trigger): string {
       return t.text;
     case 'inbound_sms':
       return `Inbound text from ${t.from}${t.urgent ? ' (flagged URGENT by keyword rules)' : ''}:\n<inbound_text>\n${t.texts.join('\n---\n')}\n</inbound_text>`;
+    case 'call':
+      return callText(t);
     case 'inbound_email':
       return `Inbound email (${t.email.source} inbox) from ${t.email.from} to ${t.email.to}, subject “${t.email.subject}”, thread ${t.email.threadId}:\n<inbound_email>\n${t.email.text}\n</inbound_email>`;
   }
+}
+
+function callText(t: Extract<Trigger, { kind: 'call' }>): string {
+  const who = t.contactName ? `${t.contactName} (${t.from})` : t.from;
+  const mins = t.durationSeconds ? `, ${Math.round(t.durationSeconds / 60)} min` : '';
+  return [
+    `A phone call ${t.direction === 'outgoing' ? 'to' : 'from'} ${who} ended${mins} (call ${t.callId}).`,
+    'Write what matters from it to the memory notes (write_file/edit_file, no approval needed), then propose the follow-ups it needs (create_task for work, send_message for a text to the caller) — each becomes a card for the team. Propose nothing if nothing is needed.',
+    t.summary.length ? `<call_summary>\n${t.summary.join('\n')}\n</call_summary>` : '',
+    t.nextSteps.length ? `<call_next_steps>\n${t.nextSteps.join('\n')}\n</call_next_steps>` : '',
+    t.transcript.length ? `<call_transcript>\n${t.transcript.join('\n')}\n</call_transcript>` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** Rebuilds the Messages API conversation from stored state, so a replayed run sends the same request. */

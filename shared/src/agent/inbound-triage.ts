@@ -25,3 +25,17 @@ export async function triageInbound(deps: InboundTriageDeps, text: string): Prom
 
 /** The text an email is classified on: its subject and the start of its body. */
 export const emailTriageText = (subject: string, body: string) => `${subject}. ${body.slice(0, 800)}`;
+
+/** triageInbound that never throws: a failed classification is logged and the run goes on without a note. */
+export async function safeTriageNote(
+  deps: InboundTriageDeps & { log: { warn(m: string, f?: Record<string, unknown>): void } },
+  text: string,
+): Promise<TriageNote | undefined> {
+  if (!text.trim()) return undefined;
+  try {
+    return await triageInbound(deps, text);
+  } catch (e) {
+    deps.log.warn('triage.failed', { error: String(e) });
+    return undefined;
+  }
+}

@@ -50,7 +50,9 @@ export function buildInstructions(i: InstructionsInput): { stable: string; dynam
       ? `${i.trigger.user.name ?? i.trigger.user.email} (team member) via ${i.trigger.channel === 'sms' ? 'text message' : 'web chat'}`
       : i.trigger.kind === 'inbound_sms'
         ? `an inbound text from ${i.trigger.from}`
-        : `an inbound email from ${i.trigger.email.from}`;
+        : i.trigger.kind === 'call'
+          ? `a phone call with ${i.trigger.from} that just ended`
+          : `an inbound email from ${i.trigger.email.from}`;
   const modality =
     i.trigger.kind === 'chat' ? MODALITY[i.trigger.channel === 'sms' ? 'sms' : 'web'] : MODALITY.background;
   const dynamic = [

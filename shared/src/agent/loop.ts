@@ -96,6 +96,8 @@ function previewOf(t: Trigger) {
       ? t.text
       : t.kind === 'inbound_sms'
         ? t.texts.join(' ')
-        : `${t.email.subject}: ${t.email.text}`;
+        : t.kind === 'call'
+          ? `Call with ${t.contactName ?? t.from}`
+          : `${t.email.subject}: ${t.email.text}`;
   return text.slice(0, 40);
 }

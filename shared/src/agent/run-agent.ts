@@ -72,11 +72,30 @@ async function openRun(deps: AgentDeps, start: StartRun): Promise<Run> {
   return run;
 }
 
-/** Paused on an approval, or done: the run record says which; a done run syncs memory and logs its metric. */
+/** Paused on an approval, or done: the run record says which; memory is synced either way, a done run logs its metric. */
 async function finishRun(ctx: RunContext, result: Step): Promise<{ runId: string; outcome: string }> {
   const { deps, durable } = ctx;
   const { conversationId: convId, id: runId, mode } = durable.run;
   const usage = ctx.usage;
+  // Notes written before a pause are pushed now: the resumed run (maybe in another container) starts from
+  // the remote and does not know this turn touched memory.
+  if (deps.memory && ctx.memoryTouched) {
+    const sync = await deps.memory.afterTurn({
+      conversationId: convId,
+      summary:
+        `Conversation ${convId}: ${result.kind === 'paused' ? `paused on ${result.actionId}` : result.outcome}`.slice(
+          0,
+          200,
+        ),
+    });
+    if (sync.conflicts.length) {
+      await ctx.notify(
+        'alert',
+        'Memory conflict',
+        `The assistant's notes had a merge conflict in ${sync.conflicts.join(', ')}; it will resolve it next turn.`,
+      );
+    }
+  }
   if (result.kind === 'paused') {
     await deps.runs.update(convId, runId, {
       status: 'awaiting_approval',
@@ -86,19 +105,6 @@ async function finishRun(ctx: RunContext, result: Step): Promise<{ runId: string
       updatedAt: deps.clock().toISOString(),
     });
     return { runId, outcome: `awaiting approval of ${result.actionId}` };
-  }
-  if (deps.memory && ctx.memoryTouched) {
-    const sync = await deps.memory.afterTurn({
-      conversationId: convId,
-      summary: `Conversation ${convId}: ${result.outcome}`.slice(0, 200),
-    });
-    if (sync.conflicts.length) {
-      await ctx.notify(
-        'alert',
-        'Memory conflict',
-        `The assistant's notes had a merge conflict in ${sync.conflicts.join(', ')}; it will resolve it next turn.`,
-      );
-    }
   }
   await deps.runs.update(convId, runId, {
     status: result.outcome === 'FAILED' ? 'failed' : 'completed',

@@ -22,7 +22,27 @@ export type Trigger =
       /** Photos of the texts (our ids); Claude mode sends the images themselves. */
       media?: Array<{ id: string; type: string | null }>;
     }
-  | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote };
+  | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote }
+  | CallTrigger;
+
+/** A finished phone call (follow #20): notes go to memory, follow-ups are proposed as cards. */
+export interface CallTrigger {
+  kind: 'call';
+  callId: string;
+  /** The outside party's number. */
+  from: string;
+  contactName?: string;
+  /** A team member on the other end (their own call): notes only, no text back to them. */
+  internal?: boolean;
+  direction?: 'incoming' | 'outgoing';
+  durationSeconds?: number | null;
+  summary: string[];
+  nextSteps: string[];
+  /** `speaker: text` lines (cut). */
+  transcript: string[];
+  /** The classifier's verdict on the caller's own words, for rules mode's text back. */
+  triage?: TriageNote;
+}
 
 /** The classifier's verdict on an inbound message, fixed in the run's input step so replays agree. */
 export interface TriageNote {

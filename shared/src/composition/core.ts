@@ -1,3 +1,4 @@
+import { apiGatewayLiveUpdates } from '../adapters/api-gateway-live';
 import {
   awsSettingsSource,
   resolveDeployedEnv,
@@ -6,15 +7,18 @@ import {
 } from '../adapters/aws-settings';
 import { dynamoActionStore } from '../adapters/dynamo/action-store';
 import { dynamoAuditLog } from '../adapters/dynamo/audit-log';
+import { dynamoCallStore } from '../adapters/dynamo/call-store';
 import { makeDynamoClients } from '../adapters/dynamo/client';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
+import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
+import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
 import { meteredActions, meteredLedger, meteredRuns } from '../adapters/metered';
 import { powertoolsMetrics, recordingMetrics } from '../adapters/powertools-metrics';
@@ -22,6 +26,7 @@ import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
 import { type Config, loadConfig } from '../config';
 import { makeLogger } from '../logger';
+import { type LiveUpdates, noLiveUpdates } from '../ports/live-updates';
 import type { Metrics } from '../ports/metrics';
 
 /**
@@ -35,6 +40,16 @@ export function buildCore(config: Config, serviceName: string) {
   const sqs = makeSqsClient({ region: config.AWS_REGION, endpoint: config.SQS_ENDPOINT });
   const clock = () => new Date();
   const metrics = metricsFor(config);
+  const liveConnections = dynamoLiveConnections(table, clock);
+  const live: LiveUpdates = config.LIVE_ENDPOINT
+    ? apiGatewayLiveUpdates({
+        endpoint: config.LIVE_ENDPOINT,
+        region: config.AWS_REGION,
+        connections: liveConnections,
+        log,
+        clock,
+      })
+    : noLiveUpdates;
   const media = dynamoMediaStore(table);
   return {
     config,
@@ -49,12 +64,17 @@ export function buildCore(config: Config, serviceName: string) {
     deadLetters: config.DLQ_URL ? sqsDeadLetterSink(sqs, config.DLQ_URL) : undefined,
     ledger: meteredLedger(dynamoEventLedger(table), metrics),
     cooldowns: dynamoCooldownStore(table),
-    conversations: dynamoConversationStore(table),
-    actions: meteredActions(dynamoActionStore(table), metrics),
+    /** Open apps are told about every conversation and card change (issue 19; best-effort, never throws). */
+    live,
+    liveConnections,
+    conversations: liveConversationStore(dynamoConversationStore(table), live),
+    actions: meteredActions(liveActionStore(dynamoActionStore(table), live), metrics),
     intents: dynamoIntentStore(table),
     runs: meteredRuns(dynamoRunStore(table), metrics, clock),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Phone calls as their Quo events build them up (follow #20). */
+    calls: dynamoCallStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
     media,
     mediaFetcher: httpMediaFetcher({

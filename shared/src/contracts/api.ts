@@ -33,6 +33,11 @@ export const publicConfigResponse = z.object({
   teamName: z.string(),
   clerkPublishableKey: z.string().optional(),
   vapidPublicKey: z.string().optional(),
+  /**
+   * The live channel's socket (issue 19): `wss://…` on AWS, a path on this origin locally (`/live`). Absent:
+   * no live channel, the app polls. The app adds `?token=<session token>` when it opens it.
+   */
+  liveUrl: z.string().optional(),
   /** True only on a local stack with a dev signing key: the PWA then shows the dev sign-in. */
   devSignIn: z.boolean(),
 });

@@ -27,8 +27,33 @@ export const conversation = z.object({
   pendingCount: z.number().int().nonnegative(),
   /** Per-user read marks (user id → ISO time) for unread badges; conversations are shared by the team. */
   readBy: z.record(z.string(), z.string()).default({}),
+  /** Who handles this person's property (a user id), from the property-assignment preference (follow #20). */
+  assignee: z.string().optional(),
+  /** Where a lead stands (follow #20); drives the no-reply rules and the inbox's Leads filter. */
+  lead: z.lazy(() => leadInfo).optional(),
+  /** The channels this person has used in this thread (follow #20: one thread per person). */
+  channels: z.array(z.enum(['sms', 'email', 'chat'])).optional(),
 });
 export type Conversation = z.infer<typeof conversation>;
+
+export const leadState = z.enum([
+  'new',
+  'invited',
+  'waiting_on_lead',
+  'waiting_on_us',
+  'showing_booked',
+  'disqualified',
+]);
+export type LeadState = z.infer<typeof leadState>;
+export const leadInfo = z.object({
+  state: leadState,
+  updatedAt: z.string(),
+  property: z.string().optional(),
+});
+export type LeadInfo = z.infer<typeof leadInfo>;
+
+/** The conversation fields follow (#20) writes, all optional. */
+export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
 
 /**
  * A photo or file on a message, as the PWA sees it: our id (served by `GET /api/media/:id`) and the MIME

@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../contracts/conversations';
+import type { Conversation, Message, ThreadFields } from '../contracts/conversations';
 
 export interface ConversationStore {
   create(c: Conversation): Promise<void>;
@@ -9,6 +9,13 @@ export interface ConversationStore {
   findByTriggerKey(key: string): Promise<Conversation | undefined>;
   /** Appends a message and moves the conversation's preview/lastMessageAt forward. */
   appendMessage(m: Message): Promise<void>;
+  /**
+   * Writes a message whose content grows (a call entry as its summary and transcript arrive): the same id
+   * and time are overwritten, and the conversation moves forward as with appendMessage.
+   */
+  replaceMessage(m: Message): Promise<void>;
+  /** Sets follow's fields (lead, assignee, channels); absent ones are left as they are. */
+  setThreadFields(conversationId: string, patch: ThreadFields): Promise<void>;
   listMessages(conversationId: string, opts?: { limit?: number }): Promise<Message[]>;
   /** Adds `delta` to the pending-approval counter (never below zero). */
   adjustPending(conversationId: string, delta: number): Promise<void>;

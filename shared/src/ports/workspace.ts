@@ -72,6 +72,8 @@ export interface TurnSummary {
   conversationId: string;
   /** One line about the turn ("remembered Maria's new phone number"); the changed files are added to it. */
   summary?: string;
+  /** A person who made the change (an admin's edit in the PWA): the commit's author instead of the assistant. */
+  author?: { name: string; email: string };
 }
 
 export interface SyncResult {

@@ -4,6 +4,7 @@ import type {
   Message,
   PendingAction,
   PendingIntent,
+  ThreadFields,
 } from '../contracts/conversations';
 import type { EventEnvelope } from '../contracts/events';
 import type { Run, RunStep } from '../contracts/runs';
@@ -76,6 +77,17 @@ export class InMemoryConversationStore implements ConversationStore {
       c.lastMessageAt = m.createdAt;
       c.updatedAt = m.createdAt;
     }
+  }
+
+  async replaceMessage(m: Message) {
+    const sk = `${m.createdAt}#${m.id}`;
+    this.messages.get(m.conversationId)?.delete(sk);
+    await this.appendMessage(m);
+  }
+
+  async setThreadFields(conversationId: string, patch: ThreadFields) {
+    const c = this.conversations.get(conversationId);
+    if (c) Object.assign(c, defined(patch));
   }
 
   async listMessages(conversationId: string, opts?: { limit?: number }) {

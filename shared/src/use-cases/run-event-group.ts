@@ -6,8 +6,10 @@ import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { ConflictError, isAppError } from '../errors';
+import type { CallStore } from '../ports/call-store';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
+import { handleCallEvent } from './handle-call-event';
 
 export interface AgentOutcome {
   runId?: string;
@@ -20,6 +22,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   directory?: ContactDirectory;
   /** The policy's preconditions for a decision taken by text (the same check the API's approve runs). */
   checkDecision?: DecideApprovalDeps['checkDecision'];
+  /** Phone calls as their Quo events build them up (follow #20). */
+  calls?: CallStore;
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
@@ -79,6 +83,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
           primary as EventOf<'email.received'>,
         ),
       );
+    case 'call.completed':
+    case 'call.summarized':
+    case 'call.transcribed':
+      return handleCallEvent(deps, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }

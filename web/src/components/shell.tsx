@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useMe } from '../features/auth/auth-context';
+import { useLiveStatus } from '../lib/live';
 import { Link, useLocation } from '../lib/router';
 import { BackIcon, InboxIcon, PlusIcon, SettingsIcon, ShieldIcon } from './icons';
 
@@ -24,8 +25,9 @@ export function Shell({
   footer?: ReactNode;
   children: ReactNode;
 }) {
+  const live = useLiveStatus();
   return (
-    <div className={`shell${tabs ? ' with-tabs' : ''}`}>
+    <div className={`shell${tabs ? ' with-tabs' : ''}`} data-live={live}>
       <header className="topbar">
         {back && (
           <Link href={back} className="icon-btn" aria-label={back === '/' ? 'Back to conversations' : 'Back'}>

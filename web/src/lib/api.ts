@@ -16,6 +16,15 @@ import {
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
+import {
+  deleteWorkspaceFileResponse,
+  type TryPolicyRequest,
+  tryPolicyResponse,
+  type WriteWorkspaceFileRequest,
+  workspaceFileResponse,
+  workspaceFilesResponse,
+  writeWorkspaceFileResponse,
+} from '../../../shared/src/contracts/workspace-files';
 
 /** An API answer that was not a success, with the server's code and sentence (shown to the person as is). */
 export class ApiError extends Error {
@@ -118,6 +127,16 @@ export function createApi(getToken: GetToken) {
     saveInstructions: (text: string) =>
       request('PUT', '/api/admin/instructions', instructionsResponse, { text }),
     vendorStatus: () => request('GET', '/api/admin/vendor-status', vendorStatusResponse),
+    // The shared workspace-files component (DESIGN.md §5): per-path permissions come with every file.
+    workspaceFiles: () => request('GET', '/api/workspace/files', workspaceFilesResponse),
+    workspaceFile: (path: string) =>
+      request('GET', `/api/workspace/file?path=${enc(path)}`, workspaceFileResponse),
+    saveWorkspaceFile: (input: WriteWorkspaceFileRequest) =>
+      request('PUT', '/api/workspace/file', writeWorkspaceFileResponse, input),
+    deleteWorkspaceFile: (path: string) =>
+      request('DELETE', `/api/workspace/file?path=${enc(path)}`, deleteWorkspaceFileResponse),
+    tryPolicy: (input: TryPolicyRequest) =>
+      request('POST', '/api/admin/policy/try', tryPolicyResponse, input),
   };
 }
 export type Api = ReturnType<typeof createApi>;

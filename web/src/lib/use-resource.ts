@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { LiveUpdate } from '../../../shared/src/contracts/live';
+import { useLiveStatus, useLiveUpdates } from './live';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -8,13 +10,15 @@ export interface Resource<T> {
 }
 
 /**
- * Loads something and keeps it fresh. Polls only while the page is visible (a phone in a pocket costs
- * nothing) and refreshes on focus; a failed refresh keeps the last good data on screen with the error.
+ * Loads something and keeps it fresh. With `refreshOn`, a live update it accepts reloads it at once, and
+ * polling runs only while the live channel is down; otherwise it polls. Polling happens only while the page
+ * is visible (a phone in a pocket costs nothing) and it refreshes on focus; a failed refresh keeps the last
+ * good data on screen with the error.
  */
 export function useResource<T>(
   load: () => Promise<T>,
   key: string,
-  opts: { intervalMs?: number; paused?: boolean } = {},
+  opts: { intervalMs?: number; paused?: boolean; refreshOn?: (u: LiveUpdate) => boolean } = {},
 ): Resource<T> {
   const [state, setState] = useState<{ key: string; data?: T; error?: unknown; loading: boolean }>({
     key,
@@ -42,7 +46,22 @@ export function useResource<T>(
     void reload();
   }, [key, reload]);
 
-  const { intervalMs, paused } = opts;
+  const refreshOn = opts.refreshOn;
+  const pausedRef = useRef(opts.paused);
+  pausedRef.current = opts.paused;
+  useLiveUpdates((u) => {
+    if (refreshOn?.(u) && !pausedRef.current) void reload();
+  });
+  const live = useLiveStatus() === 'live' && refreshOn !== undefined;
+  // Back live after a gap: whatever changed meanwhile sent no hint this tab received.
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (live && !wasLive.current) void reload();
+    wasLive.current = live;
+  }, [live, reload]);
+
+  const { paused } = opts;
+  const intervalMs = live ? undefined : opts.intervalMs;
   useEffect(() => {
     if (!intervalMs || paused) return;
     const tick = () => {

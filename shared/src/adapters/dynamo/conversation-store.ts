@@ -51,6 +51,33 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
       const id = res.Item?.conversationId as string | undefined;
       return id ? this.get(id) : undefined;
     },
+    async replaceMessage(m) {
+      await t.doc.send(
+        new PutCommand({
+          TableName: t.tableName,
+          Item: { pk: `CONV#${m.conversationId}`, sk: `MSG#${m.createdAt}#${m.id}`, ...m },
+        }),
+      );
+      await moveForward(t, m);
+    },
+    async setThreadFields(conversationId, patch) {
+      const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
+      if (!entries.length) return;
+      await t.doc
+        .send(
+          new UpdateCommand({
+            TableName: t.tableName,
+            Key: meta(conversationId),
+            UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
+            ExpressionAttributeValues: Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
+          }),
+        )
+        .catch((e) => {
+          if (!isConditionFailed(e)) throw e;
+        });
+    },
     async appendMessage(m) {
       await t.doc
         .send(
@@ -64,24 +91,7 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
           // The same message written twice (a redelivered step) is not an error.
           if (!isConditionFailed(e)) throw e;
         });
-      if (m.role === 'tool') return;
-      await t.doc
-        .send(
-          new UpdateCommand({
-            TableName: t.tableName,
-            Key: meta(m.conversationId),
-            UpdateExpression: 'SET preview = :p, lastMessageAt = :at, updatedAt = :at, gsi1sk = :g',
-            ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
-            ExpressionAttributeValues: {
-              ':p': m.text.slice(0, PREVIEW_CHARS),
-              ':at': m.createdAt,
-              ':g': `${m.createdAt}#${m.conversationId}`,
-            },
-          }),
-        )
-        .catch((e) => {
-          if (!isConditionFailed(e)) throw e;
-        });
+      await moveForward(t, m);
     },
     async listMessages(conversationId, opts) {
       const out = await queryAll<Message>(t, {
@@ -122,4 +132,26 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
         });
     },
   };
+}
+
+/** The conversation's preview and place in the list follow its newest message (tool steps do not count). */
+async function moveForward(t: DynamoTable, m: Message) {
+  if (m.role === 'tool') return;
+  await t.doc
+    .send(
+      new UpdateCommand({
+        TableName: t.tableName,
+        Key: meta(m.conversationId),
+        UpdateExpression: 'SET preview = :p, lastMessageAt = :at, updatedAt = :at, gsi1sk = :g',
+        ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
+        ExpressionAttributeValues: {
+          ':p': m.text.slice(0, PREVIEW_CHARS),
+          ':at': m.createdAt,
+          ':g': `${m.createdAt}#${m.conversationId}`,
+        },
+      }),
+    )
+    .catch((e) => {
+      if (!isConditionFailed(e)) throw e;
+    });
 }

@@ -1,5 +1,6 @@
 import type { Plan, PlannerInput } from '../types';
 import { chat } from './chat';
+import { triageCall } from './triage-call';
 import { triageEmail } from './triage-email';
 import { triageSms } from './triage-sms';
 
@@ -22,5 +23,7 @@ export function rulesPlan(input: PlannerInput): Plan {
       return triageEmail(input, input.trigger);
     case 'chat':
       return chat(input, input.trigger);
+    case 'call':
+      return triageCall(input, input.trigger);
   }
 }

@@ -3,6 +3,7 @@ import { Shell } from '../../components/shell';
 import { Banner, EmptyState, ErrorState, Loading } from '../../components/states';
 import { describeError } from '../../lib/api';
 import { fullTime } from '../../lib/format';
+import { Link } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
 import { VendorStatus } from './vendor-status';
@@ -54,6 +55,16 @@ function Instructions() {
   return (
     <Shell title="Admin" subtitle="System instructions">
       <VendorStatus />
+      <section className="card admin-card">
+        <p className="field-label">Policy</p>
+        <p className="muted small">
+          The rules that decide what the assistant may do alone and what needs a person: edit, try and save
+          them.
+        </p>
+        <Link href="/admin/policy" className="btn">
+          Edit the policy
+        </Link>
+      </section>
       {res.loading && !res.data && <Loading label="Loading instructions…" />}
       {res.error !== undefined && !res.data && (
         <ErrorState message={describeError(res.error)} onRetry={() => void res.reload()} />

@@ -87,7 +87,11 @@ export function ChatScreen({ id }: { id?: string }) {
   const detail = useResource(
     () => (id ? api.conversation(id) : Promise.resolve(null)),
     `conversation:${id ?? 'new'}`,
-    { intervalMs: 3000, paused: busy },
+    {
+      intervalMs: 3000,
+      paused: busy,
+      refreshOn: (u) => u.type !== 'presence' && 'conversationId' in u && u.conversationId === idRef.current,
+    },
   );
   reloadRef.current = detail.reload;
   const data = detail.data ?? undefined;

@@ -12,7 +12,10 @@ import { contactName, SourceIcon } from './source-icon';
 /** The team's shared inbox: every conversation the assistant or a teammate started, newest first. */
 export function ConversationList() {
   const api = useApi();
-  const list = useResource(() => api.conversations(), 'conversations', { intervalMs: 10_000 });
+  const list = useResource(() => api.conversations(), 'conversations', {
+    intervalMs: 10_000,
+    refreshOn: (u) => 'conversationId' in u && u.type !== 'presence',
+  });
   const items = list.data?.conversations;
   const waiting = items?.reduce((n, c) => n + c.pendingCount, 0) ?? 0;
 

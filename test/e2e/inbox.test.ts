@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { seedInboundSms } from '../api/seed';
+import { DESKTOP, type E2E, PHONE, startE2E } from './support';
+
+/**
+ * The inbox of issue 19 in a real Chromium against the local stack: live updates over the gateway's
+ * WebSocket. Seeding goes through the composed stores, which publish on the live channel exactly as the
+ * worker's do.
+ */
+let e: E2E;
+beforeAll(async () => {
+  e = await startE2E();
+}, 180_000);
+afterAll(async () => {
+  await e?.stop();
+});
+
+async function openSignedIn(path: string, who: string, viewport = PHONE) {
+  const context = await e.newContext(viewport);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(path);
+  await page.waitForURL(/\/sign-in\?next=/);
+  await e.signIn(page, who);
+  return { page, context, errors };
+}
+
+/** Requests the page made to a path, counted from now. */
+function countRequests(page: Page, path: string) {
+  let n = 0;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === path) n++;
+  });
+  return () => n;
+}
+
+describe('live updates', () => {
+  test('a new card appears in the open inbox without a reload, with a toast, and the list keeps its scroll', async () => {
+    const base = Date.now() - 3 * 3600_000;
+    for (let i = 0; i < 14; i++) {
+      await seedInboundSms(e.core, {
+        contact: { name: `Tenant ${i}`, phone: `+1415555${String(1000 + i)}` },
+        at: new Date(base + i * 60_000),
+      });
+    }
+    const { page, context, errors } = await openSignedIn('/', 'Sam Chen');
+    await page.locator('.conv-row').nth(10).waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-live="live"]') !== null);
+    await page.evaluate(() => {
+      (window as unknown as { marker: number }).marker = 1;
+      window.scrollTo(0, 300);
+    });
+    const listCalls = countRequests(page, '/api/conversations');
+    // The row the person is looking at, and where it is on screen.
+    const anchor = await page.evaluate(() => {
+      const el = document.elementFromPoint(200, 300)?.closest('[data-conversation-id]');
+      return { id: el?.getAttribute('data-conversation-id'), top: el?.getBoundingClientRect().top };
+    });
+    expect(anchor.id).toBeTruthy();
+
+    const { conversation } = await seedInboundSms(e.core, {
+      contact: { name: 'Dana Whitfield', phone: '+14155550177' },
+      text: 'The front door lock is jammed, I cannot get in',
+      at: new Date(),
+    });
+    const row = page.locator(`[data-conversation-id="${conversation.id}"]`);
+    await row.waitFor({ timeout: 5_000 });
+    const toast = page.locator('.toast');
+    await toast.waitFor();
+    await expect.poll(() => toast.textContent()).toContain('Dana Whitfield: waiting for approval');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    // The row above it grew the list, and what the person was reading stayed where it was.
+    const after = await page
+      .locator(`[data-conversation-id="${anchor.id}"]`)
+      .evaluate((el) => el.getBoundingClientRect().top);
+    expect(Math.abs(after - (anchor.top ?? 0))).toBeLessThan(2);
+    // Refetched on the hints, not on a 10-second poll (the socket is up, so polling is off).
+    expect(listCalls()).toBeGreaterThan(0);
+    await e.shot(page, 'phone-inbox-live-toast');
+    await toast.getByRole('link', { name: 'Open' }).click();
+    await page.waitForURL(/\/chat\?id=/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('with the socket refused the inbox still updates, by polling', async () => {
+    const context = await e.newContext(DESKTOP);
+    // Every socket the page opens is closed at once (as behind a proxy that refuses upgrades).
+    await context.routeWebSocket(/\/live/, (ws) => ws.close());
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.waitForURL(/\/sign-in\?next=/);
+    await e.signIn(page, 'Jo Patel');
+    await page.waitForFunction(() => document.querySelector('[data-live="down"]') !== null);
+    const { conversation } = await seedInboundSms(e.core, {
+      contact: { name: 'Polled Person', phone: '+14155550178' },
+      at: new Date(),
+    });
+    await page.locator(`[data-conversation-id="${conversation.id}"]`).waitFor({ timeout: 15_000 });
+    await context.close();
+  }, 30_000);
+});

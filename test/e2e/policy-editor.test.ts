@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type E2E, PHONE, startE2E } from './support';
+
+/**
+ * The admin policy editor in real Chromium, on the shared workspace-files component: a broken edit shows its
+ * problem by line and column and cannot be saved, "try it" evaluates the unsaved edit, and a save lands in the
+ * memory repository under the admin's name. A member is turned away.
+ */
+let e: E2E;
+beforeAll(async () => {
+  e = await startE2E();
+}, 180_000);
+afterAll(async () => {
+  await e?.stop();
+});
+
+const DESKTOP_WIDE = { width: 1440, height: 900 };
+
+test('an admin edits the policy with inline problems, tries the edit and saves it with their name', async () => {
+  for (const [name, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP_WIDE],
+  ] as const) {
+    const context = await e.newContext(viewport);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto('/admin/policy');
+    await page.waitForURL(/\/sign-in\?next=/);
+    await e.signIn(page, 'Alex');
+    await page.getByRole('button', { name: /messaging\.rules/ }).click();
+    const text = page.getByLabel('Edit the file');
+    await text.waitFor();
+    await e.shot(page, `${name}-policy-editor`);
+
+    const original = await text.inputValue();
+    await text.fill(
+      original.replace(
+        'known_contact(Phone) :- contact(Phone, _, _).',
+        'known_contact(Phone) :- contact(Phone, _, _',
+      ),
+    );
+    const problem = page.locator('.wsf-issue').first();
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/Line \d+, column \d+/);
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await problem.click();
+    await e.shot(page, `${name}-policy-parse-error`);
+
+    await text.fill(`${original}\n% ${name}: reviewed by Alex\n`);
+    await page.locator('.wsf-issues').waitFor({ state: 'detached' });
+    // A team member (internal contact) may be texted at any hour, so the outcome does not depend on the clock.
+    await page.getByLabel(/Facts to assume/).fill('contact("+14155550111", "ct_sam", true)');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    const result = page.locator('.policy-try-result');
+    await result.waitFor();
+    expect(await result.textContent()).toMatch(/Needs a person to approve/);
+    await result.scrollIntoViewIfNeeded();
+    await e.shot(page, `${name}-policy-try-it`);
+
+    await page.getByLabel(/What changed/).fill(`${name} review note`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved and committed with your name.').waitFor();
+    // The memory history shows the change under the admin's name.
+    await page.goto('/memory');
+    const latest = page.locator('.history.memory li').first();
+    await latest.waitFor();
+    expect(await latest.textContent()).toContain(`${name} review note`);
+    expect(await latest.textContent()).toContain('Alex Rivera');
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
+
+test('a member sees the policy screen is for admins only', async () => {
+  const context = await e.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto('/admin/policy');
+  await page.waitForURL(/\/sign-in\?next=/);
+  await e.signIn(page, 'Sam Chen');
+  await page.getByText('Admins only').waitFor();
+  await context.close();
+});
