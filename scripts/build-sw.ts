@@ -12,9 +12,9 @@ export interface BuildServiceWorkerOptions {
 }
 
 /**
- * Bundles web/src/sw.ts into one classic script (IIFE): module service workers are still missing on some
- * browsers our team uses, and a classic worker registers everywhere. The PWA build calls this with its
- * output path so sw.js is served from the site root (its scope must cover `/chat`).
+ * Bundles web/src/sw.ts into one classic script (IIFE) without a precache list. The PWA's own build makes
+ * sw.js with vite-plugin-pwa (injectManifest, web/vite.config.ts); this bundle is what the push tests load
+ * into a bare page, where only the push and click handlers matter.
  */
 export async function buildServiceWorker(
   outFile: string,

@@ -10,7 +10,7 @@ import { trainTriageModel } from '../../shared/src/domain/triage/train';
  */
 const started = Date.now();
 const { training, heldApart } = splitCorpus(loadCorpus());
-const model = await trainTriageModel(training);
+const model = trainTriageModel(training);
 writeFileSync(MODEL_PATH, serializeModel(model));
 console.log(
   `triage model: ${training.length} training examples (${heldApart.length} held apart), ` +

@@ -52,6 +52,16 @@ export class ConflictError extends AppError {
   }
 }
 
+/**
+ * Another worker wrote first, and trying again settles it: a redelivered turn whose commit lost replays the
+ * steps the winner stored instead of writing its own.
+ */
+export class RetryableConflictError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(message, { code: 'conflict_retry', status: 409, retryable: true, details });
+  }
+}
+
 /** A dependency (DynamoDB, a vendor API, the model) failed in a way that may succeed on a later attempt. */
 export class UpstreamError extends AppError {
   constructor(message: string, opts: { retryable?: boolean; cause?: unknown; code?: string } = {}) {

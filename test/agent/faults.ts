@@ -13,6 +13,8 @@ const WRITES: Record<string, string[]> = {
   intents: ['put', 'clear'],
   audit: ['append'],
   queue: ['send'],
+  /** A turn's staged writes, committed together (agent/turn.ts). */
+  turns: ['commit'],
 };
 
 export type CrashMode =
@@ -41,6 +43,10 @@ export function faultInjector(transientError: () => Error = () => new SimulatedC
     if (port === 'runs' && method === 'appendStep')
       return `runs.appendStep:${(args[1] as { kind: string }).kind}`;
     if (port === 'queue') return `queue.send:${(args[0] as { type: string }).type}`;
+    if (port === 'turns') {
+      const writes = args[1] as Array<{ kind: string; step?: { kind: string } }>;
+      return `turns.commit:${writes.flatMap((w) => (w.step ? [w.step.kind] : [])).join(',')}`;
+    }
     if (port === 'audit') return `audit.append:${(args[0] as { type: string }).type}`;
     return `${port}.${method}`;
   };
@@ -83,6 +89,7 @@ export function faultInjector(transientError: () => Error = () => new SimulatedC
         intents: wrap('intents', deps.intents),
         audit: wrap('audit', deps.audit),
         queue: wrap('queue', deps.queue),
+        ...(deps.turns ? { turns: wrap('turns', deps.turns) } : {}),
       };
     },
     /** Dies at write `n` (counted from now). */

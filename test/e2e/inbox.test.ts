@@ -102,3 +102,64 @@ describe('live updates', () => {
     await context.close();
   }, 30_000);
 });
+
+/** The keys the app kept in IndexedDB (idb-keyval's store `switchboard-offline` / `last-seen`). */
+function offlineKeys(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const open = indexedDB.open('switchboard-offline');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('last-seen')) return resolve([]);
+          const req = db.transaction('last-seen').objectStore('last-seen').getAllKeys();
+          req.onsuccess = () => resolve(req.result.map(String));
+        };
+        open.onerror = () => resolve([]);
+      }),
+  );
+}
+
+describe('offline', () => {
+  test('a cold open without network shows the app, an offline notice and the last inbox; sign-out clears it', async () => {
+    const { conversation } = await seedInboundSms(e.core, {
+      contact: { name: 'Offline Olivia', phone: '+14155550179' },
+      at: new Date(),
+    });
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { page, context, errors } = await openSignedIn(
+        `/chat?id=${conversation.id}`,
+        'Sam Chen',
+        viewport,
+      );
+      await page.locator('article[data-action-id]').first().waitFor();
+      await page.getByRole('link', { name: 'Back to conversations' }).click();
+      await page.locator(`[data-conversation-id="${conversation.id}"]`).waitFor();
+      // The shell is precached once the worker is active and controls the page.
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await expect.poll(() => offlineKeys(page)).toEqual(expect.arrayContaining(['inbox', 'me', 'config']));
+
+      await context.setOffline(true);
+      await page.reload();
+      await page.locator(`[data-conversation-id="${conversation.id}"]`).waitFor();
+      const notice = page.locator('.offline-notice');
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain("You're offline.");
+      await e.shot(page, `${viewport === PHONE ? 'phone' : 'desktop'}-offline-inbox`);
+      // The last conversation opened is there too.
+      await page.locator(`[data-conversation-id="${conversation.id}"]`).click();
+      await page.getByRole('heading', { name: 'Offline Olivia' }).waitFor();
+
+      await context.setOffline(false);
+      await page.goto('/settings');
+      await page.getByRole('button', { name: /sign out/i }).click();
+      await page.waitForURL(/\/sign-in/);
+      await expect.poll(() => offlineKeys(page)).toEqual(['config']);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 90_000);
+});

@@ -12,6 +12,7 @@ import { MemoryScreen } from './features/memory/memory-screen';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { ApiError, createApi, describeError } from './lib/api';
 import { LiveProvider } from './lib/live';
+import { clearOfflineData, loadWithOfflineCopy, readOffline, saveOffline } from './lib/offline-store';
 import { Link, Redirect, signInPath, useLocation } from './lib/router';
 import { useResource } from './lib/use-resource';
 
@@ -20,7 +21,7 @@ const publicApi = createApi(async () => null);
 
 /** Boot: the public config decides which sign-in to use; then auth, then the signed-in app. */
 export function App() {
-  const config = useResource(() => publicApi.config(), 'config');
+  const config = useResource(() => loadWithOfflineCopy('config', () => publicApi.config()), 'config');
   if (config.loading && !config.data) return <Splash />;
   if (!config.data) {
     return (
@@ -104,7 +105,17 @@ function Screen({ path, id, config }: { path: string; id?: string; config: Publi
 function SessionGate({ children }: { children: ReactNode }) {
   const api = useApi();
   const auth = useAuth();
-  const me = useResource(() => api.me(), 'me');
+  const me = useResource(async () => {
+    const answer = await loadWithOfflineCopy('me', () => api.me());
+    // Another person signed in on this device: nothing the previous one saw stays on it.
+    const owner = await readOffline<string>('owner');
+    if (owner && owner.data !== answer.user.id) {
+      await clearOfflineData();
+      await saveOffline('me', answer);
+    }
+    await saveOffline('owner', answer.user.id);
+    return answer;
+  }, 'me');
   const err = me.error;
   const expired = !me.data && err instanceof ApiError && err.status === 401;
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { UpdatePrompt } from './features/app-update/update-prompt';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -8,15 +9,6 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <App />
+    {import.meta.env.PROD && <UpdatePrompt />}
   </StrictMode>,
 );
-
-// Registered at the root so its scope covers /chat (notification clicks). The worker only handles push;
-// it has no fetch handler, so nothing the API returns is ever cached.
-if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((e) => {
-      console.warn('service worker registration failed', e);
-    });
-  });
-}

@@ -1,23 +1,40 @@
 /// <reference lib="webworker" />
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { type PushNotificationPayload, pushNotificationPayload } from '../../shared/src/contracts/push';
 
 /**
- * The PWA's service worker: push notifications only. It deliberately has no fetch handler — API data is
- * never cached (SPEC §5), and without a fetch handler every request goes straight to the network.
+ * The PWA's service worker: the precached app shell and push notifications. The shell (the build's
+ * scripts, styles, page and icons, listed by vite-plugin-pwa at build time) is served from the cache so a
+ * cold open with no network still shows the app; every navigation gets the shell's index.html. API answers
+ * are never cached here (SPEC §5): requests outside the shell go straight to the network. The app keeps its
+ * own last data in IndexedDB, cleared on sign-out.
  */
 
 // The project compiles DOM and WebWorker libs together, where `self` is typed as Window; this file runs
 // only as a service worker.
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
+type PrecacheEntry = string | { url: string; revision: string | null };
+// vite-plugin-pwa replaces `self.__WB_MANIFEST` (exactly one occurrence) with the build's file list; a
+// worker bundled without it (the push tests) precaches nothing.
+const SHELL: PrecacheEntry[] = (self as unknown as { __WB_MANIFEST?: PrecacheEntry[] }).__WB_MANIFEST ?? [];
+precacheAndRoute(SHELL);
+cleanupOutdatedCaches();
+/** Paths that are never the app: the API, webhooks, the live socket and health answer from the network. */
+const NOT_THE_APP = [/^\/api\//, /^\/webhooks\//, /^\/live/, /^\/health/, /^\/@connections\//];
+if (SHELL.length) {
+  registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NOT_THE_APP }));
+}
+
 const ICON = '/icons/icon-192.png';
 
 /** NotificationOptions as browsers implement them; TypeScript's lib lacks `renotify` and `timestamp`. */
 type ShownOptions = NotificationOptions & { renotify?: boolean; timestamp?: number };
 
-sw.addEventListener('install', () => {
-  // A new worker takes over at once: it holds no cache that could mismatch the page.
-  void sw.skipWaiting();
+sw.addEventListener('message', (event) => {
+  // The update prompt: the person chose to load the new version (workbox-window sends this).
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void sw.skipWaiting();
 });
 
 sw.addEventListener('activate', (event) => {

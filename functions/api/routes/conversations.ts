@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import {
+  answerRequest,
   approveRequest,
   auditResponse,
   conversationDetail,
@@ -8,12 +9,14 @@ import {
   listConversationsQuery,
   listConversationsResponse,
   markReadResponse,
+  redraftRequest,
 } from '../../../shared/src/contracts/api';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
 import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
+import { redraftCard } from '../../../shared/src/use-cases/redraft-card';
 import type { AppEnv } from '../app';
 import { currentUser, readJson, readQuery, reply } from '../http';
 
@@ -67,8 +70,39 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       actionId: c.req.param('aid'),
       decision: 'deny',
       ...(body.reason ? { reason: body.reason } : {}),
-      user: { id: user.id, email: user.email },
+      ...(body.redraft !== undefined ? { redraft: body.redraft } : {}),
+      user: { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) },
     });
     return reply(c, decisionResponse, { action });
   });
+
+  // "Redraft…": the card is withdrawn and the assistant drafts again with the instruction (cards #18).
+  app.post('/api/conversations/:cid/actions/:aid/redraft', async (c) => {
+    const body = await readJson(c, redraftRequest);
+    const action = await redraftCard(c.get('core').approvals, {
+      conversationId: c.req.param('cid'),
+      actionId: c.req.param('aid'),
+      kind: 'redraft',
+      instruction: body.instruction,
+      user: userOf(currentUser(c)),
+    });
+    return reply(c, decisionResponse, { action });
+  });
+
+  // One-tap answers to the card's open questions: recorded as facts by the worker, then a new draft.
+  app.post('/api/conversations/:cid/actions/:aid/answer', async (c) => {
+    const body = await readJson(c, answerRequest);
+    const action = await redraftCard(c.get('core').approvals, {
+      conversationId: c.req.param('cid'),
+      actionId: c.req.param('aid'),
+      kind: 'answer',
+      answers: body.answers,
+      user: userOf(currentUser(c)),
+    });
+    return reply(c, decisionResponse, { action });
+  });
+}
+
+function userOf(user: { id: string; email: string; name?: string | undefined }) {
+  return { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) };
 }

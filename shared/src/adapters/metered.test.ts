@@ -3,7 +3,15 @@ import type { PendingAction } from '../contracts/conversations';
 import type { Run } from '../contracts/runs';
 import type { EventLedger, LedgerEntry } from '../ports/event-ledger';
 import { InMemoryActionStore, InMemoryRunStore } from '../testing/in-memory-stores';
-import { meteredActions, meteredLedger, meteredModel, meteredPush, meteredRuns } from './metered';
+import {
+  meteredActions,
+  meteredLedger,
+  meteredModel,
+  meteredPush,
+  meteredRuns,
+  meteredTurns,
+  runMeter,
+} from './metered';
 import { powertoolsMetrics, recordingMetrics } from './powertools-metrics';
 
 const entry = (status: LedgerEntry['status']): LedgerEntry => ({
@@ -64,7 +72,10 @@ describe('metered ports count what they write', () => {
   test('a run that ends reports its outcome, cost and (when it started here) duration', async () => {
     const m = recordingMetrics();
     let now = Date.parse('2026-11-23T15:00:00Z');
-    const runs = meteredRuns(new InMemoryRunStore(), m, () => new Date(now));
+    const runs = meteredRuns(
+      new InMemoryRunStore(),
+      runMeter(m, () => new Date(now)),
+    );
     const run: Run = {
       id: 'r1',
       conversationId: 'c1',
@@ -94,6 +105,27 @@ describe('metered ports count what they write', () => {
       { name: 'RunCostMicroUsd', value: 12300, unit: 'Count' },
       { name: 'RunDuration', value: 4200, unit: 'Milliseconds' },
     ]);
+  });
+
+  test("a turn's one commit is counted like the stores' own writes (cards created, run ended)", async () => {
+    const m = recordingMetrics();
+    const committed: unknown[] = [];
+    const turns = meteredTurns(
+      {
+        conversationIdFor: async () => undefined,
+        load: async () => ({ runs: [], steps: [], messages: [], actions: [] }),
+        commit: async (_c, w) => void committed.push(...w),
+      },
+      m,
+      runMeter(m, () => new Date('2026-11-23T15:00:02Z')),
+    );
+    await turns.commit('c1', [
+      { kind: 'run.create', run: { id: 'r9', createdAt: '2026-11-23T15:00:00Z' } as Run },
+      { kind: 'action.create', action: {} as PendingAction },
+      { kind: 'run.update', runId: 'r9', patch: { status: 'completed' } },
+    ]);
+    expect(committed).toHaveLength(3);
+    expect([m.total('CardsCreated'), m.total('RunsCompleted'), m.total('RunDuration')]).toEqual([1, 1, 2000]);
   });
 
   test('model latency is measured on success and failure; tokens and errors counted', async () => {

@@ -1,10 +1,12 @@
 import type { ActionStatus } from '../contracts/conversations';
+import type { Run } from '../contracts/runs';
 import type { ActionStore } from '../ports/action-store';
 import type { EventLedger, LedgerStatus } from '../ports/event-ledger';
 import type { CountMetric, Metrics } from '../ports/metrics';
 import type { Model } from '../ports/model';
 import type { PushSender } from '../ports/push';
 import type { RunStore } from '../ports/run-store';
+import type { TurnStore } from '../ports/turn-store';
 
 /**
  * Metrics taken where the facts are already written: each decorator wraps a port the composition root
@@ -61,28 +63,57 @@ export function meteredActions(inner: ActionStore, metrics: Metrics): ActionStor
 /** Runs started in this container, so a run that finishes here reports how long it took. */
 const STARTED_CAP = 500;
 
-export function meteredRuns(inner: RunStore, metrics: Metrics, now: () => Date): RunStore {
+/** What a run's start and end say, whichever store wrote them (the run store or a turn's commit). */
+export function runMeter(metrics: Metrics, now: () => Date) {
   const started = new Map<string, number>();
+  return {
+    started(run: Run) {
+      if (started.size >= STARTED_CAP) started.delete(started.keys().next().value as string);
+      started.set(run.id, Date.parse(run.createdAt));
+    },
+    updated(runId: string, patch: Partial<Run>) {
+      if (patch.status !== 'completed' && patch.status !== 'failed') return;
+      metrics.count(patch.status === 'completed' ? 'RunsCompleted' : 'RunsFailed');
+      if (patch.usage) metrics.count('RunCostMicroUsd', Math.round(patch.usage.costUsd * 1_000_000));
+      const begun = started.get(runId);
+      // A run resumed after a person's decision started elsewhere; the wait for a person is not run time.
+      if (begun !== undefined) metrics.milliseconds('RunDuration', now().getTime() - begun);
+      started.delete(runId);
+    },
+  };
+}
+export type RunMeter = ReturnType<typeof runMeter>;
+
+export function meteredRuns(inner: RunStore, meter: RunMeter): RunStore {
   return {
     async create(run) {
       await inner.create(run);
-      if (started.size >= STARTED_CAP) started.delete(started.keys().next().value as string);
-      started.set(run.id, Date.parse(run.createdAt));
+      meter.started(run);
     },
     get: (c, r) => inner.get(c, r),
     async update(c, r, patch) {
       await inner.update(c, r, patch);
-      if (patch.status !== 'completed' && patch.status !== 'failed') return;
-      metrics.count(patch.status === 'completed' ? 'RunsCompleted' : 'RunsFailed');
-      if (patch.usage) metrics.count('RunCostMicroUsd', Math.round(patch.usage.costUsd * 1_000_000));
-      const begun = started.get(r);
-      // A run resumed after a person's decision started elsewhere; the wait for a person is not run time.
-      if (begun !== undefined) metrics.milliseconds('RunDuration', now().getTime() - begun);
-      started.delete(r);
+      meter.updated(r, patch);
     },
     appendStep: (c, s) => inner.appendStep(c, s),
     listSteps: (c, r) => inner.listSteps(c, r),
     findActive: (c) => inner.findActive(c),
+  };
+}
+
+/** A turn's one transaction writes runs and cards too: counted like the stores' own writes, after it commits. */
+export function meteredTurns(inner: TurnStore, metrics: Metrics, meter: RunMeter): TurnStore {
+  return {
+    conversationIdFor: (key) => inner.conversationIdFor(key),
+    load: (c, r) => inner.load(c, r),
+    async commit(c, writes) {
+      await inner.commit(c, writes);
+      for (const w of writes) {
+        if (w.kind === 'action.create') metrics.count('CardsCreated');
+        else if (w.kind === 'run.create') meter.started(w.run);
+        else if (w.kind === 'run.update') meter.updated(w.runId, w.patch);
+      }
+    },
   };
 }
 

@@ -20,5 +20,6 @@ export function cardPolicy(
   return {
     why,
     ...(basis?.missing || verdict.missing ? { missing: { tools, questions } } : {}),
+    ...(basis?.questions?.length ? { questions: basis.questions } : {}),
   };
 }

@@ -34,6 +34,21 @@ export interface ClaudePlan {
 }
 
 function triggerText(t: Trigger): string {
+  return t.redraft ? `${baseTriggerText(t)}\n\n${redraftText(t.redraft)}` : baseTriggerText(t);
+}
+
+/** The person's instruction (or deny reason) and the draft it is about: the model drafts again with it. */
+function redraftText(r: NonNullable<Trigger['redraft']>): string {
+  const asked =
+    r.kind === 'answer'
+      ? 'answered the open questions on it (the answers are now established facts; ask the policy again)'
+      : r.kind === 'deny'
+        ? `denied it with this reason: “${r.instruction ?? ''}”`
+        : `asked for a new draft: “${r.instruction ?? ''}”`;
+  return `<team_redraft>Your earlier draft (${r.previous.tool} ${canonicalJson(r.previous.args)}) was not sent: ${r.by.name} ${asked}. Propose the corrected draft now.</team_redraft>`;
+}
+
+function baseTriggerText(t: Trigger): string {
   switch (t.kind) {
     case 'chat':
       return t.text;

@@ -13,12 +13,14 @@ export function approvedStep(ctx: RunContext, action: PendingAction, scope: Call
   const { deps } = ctx;
   const { base } = scope;
   return ctx.durable.step('tool_result', async () => {
-    if (action.status === 'DENIED' || action.status === 'EXPIRED') {
+    if (action.status === 'DENIED' || action.status === 'EXPIRED' || action.status === 'SUPERSEDED') {
       return {
         ...base,
         actionId: action.id,
         status: 'denied' as const,
-        ...(action.denyReason ? { error: action.denyReason } : {}),
+        ...(action.denyReason || action.supersededReason
+          ? { error: action.denyReason ?? action.supersededReason }
+          : {}),
       };
     }
     const exec = await executeApprovedAction(

@@ -139,6 +139,7 @@ export function leadVerdict(obs: Observation[]): Verdict {
           ...(established.length ? ['Established so far:', ...established] : []),
         ],
         missing,
+        questions: questions.filter((x) => !(pred(x) in ASK_THE_LEAD)),
       },
     };
   }

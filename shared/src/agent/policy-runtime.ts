@@ -5,6 +5,7 @@ import type { Log } from '../ports/logger';
 import type { ToolGuard } from '../ports/tool-guard';
 import { askPolicy, setFocus } from '../tools/policy';
 import type { BoundTool } from '../tools/registry';
+import { type StagedFactWrites, turnFactCache } from './turn-fact-cache';
 
 export interface ConversationPolicyOptions {
   rulebase: Rulebase;
@@ -22,12 +23,13 @@ export interface ConversationPolicyOptions {
  */
 export function conversationPolicy(opts: ConversationPolicyOptions) {
   const runtimes = new Map<string, PolicyRuntime>();
+  const facts = turnFactCache(opts.facts);
   const runtimeFor = (conversationId: string, now = new Date()) => {
     let r = runtimes.get(conversationId);
     if (!r) {
       r = createPolicyGuard({
         rulebase: opts.rulebase,
-        facts: opts.facts,
+        facts,
         conversationId,
         seeds: runSeeds({ now, timezone: opts.timezone, settings: opts.settings }),
       });
@@ -75,6 +77,8 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
   return {
     guard,
     tools: [perConversation(askPolicy), perConversation(setFocus)],
+    /** A turn reads the conversation's facts once (turn-fact-cache.ts); call the release when it ends. */
+    holdFacts: (conversationId: string, writes?: StagedFactWrites) => facts.hold(conversationId, writes),
     /** Feeds read results into the fact store through the rulebase's bindings. */
     async observe(
       conversationId: string,
@@ -110,6 +114,17 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
         recorded: stored.map((f) => `${f.predicate}(${f.args.join(', ')})`),
         skipped: facts.filter((f) => !known.includes(f)).map((f) => f.predicate),
       };
+    },
+    /**
+     * A person's answer to one of the card's questions (cards #18), kept with who answered: `holds: false`
+     * records the "no", so the question does not come back until the askable's ttl says it may.
+     */
+    async recordAnswer(
+      conversationId: string,
+      recordAs: string,
+      opts: { by: string; holds: boolean; now: Date },
+    ): Promise<void> {
+      await runtimeFor(conversationId, opts.now).recordAnswer(recordAs, opts);
     },
     /** Points a context variable at an entity; false when the team's rulebase does not declare it. */
     async setFocus(conversationId: string, name: string, value: FactValue, now: Date): Promise<boolean> {

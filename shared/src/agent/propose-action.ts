@@ -1,4 +1,4 @@
-import type { PendingAction, ReviewScore } from '../contracts/conversations';
+import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
@@ -7,7 +7,7 @@ import { scheduleCardTimers } from './card-timers';
 import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
 import type { RunContext } from './run-context';
 import type { CallScope } from './tool-step';
-import type { PlannedCall, Trigger } from './types';
+import type { PlannedCall, RedraftNote, Trigger } from './types';
 
 type Proposal = { status: 'refused'; error: string } | { status: 'created'; actionId: string };
 
@@ -21,6 +21,7 @@ export function proposeAction(
   trigger: Trigger,
   call: PlannedCall,
   scope: CallScope,
+  redraft?: RedraftApplied,
 ): Promise<Proposal> {
   const { deps } = ctx;
   return ctx.durable.step('approval_requested', async () => {
@@ -56,7 +57,7 @@ export function proposeAction(
         error: `reviewer scored the draft ${review.score}/10: ${review.issues.join(' ')}`,
       };
     }
-    const action = await createCard(ctx, trigger, call, scope, verdict, review, needsAnswer);
+    const action = await createCard(ctx, trigger, call, scope, verdict, review, needsAnswer, redraft);
     return { status: 'created' as const, actionId: action.id };
   });
 }
@@ -70,6 +71,7 @@ async function createCard(
   verdict: GuardVerdict,
   review: ReviewScore,
   needsAnswer: boolean,
+  redraft: RedraftApplied | undefined,
 ): Promise<PendingAction> {
   const { deps, durable } = ctx;
   const { args, origin } = scope;
@@ -95,6 +97,7 @@ async function createCard(
     updatedAt: at,
     version: 0,
     ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
+    ...(trigger.redraft ? { redraft: redraftOf(trigger.redraft, redraft) } : {}),
   };
   // A replayed step (crash after the create) must not count the same card twice.
   const created = await deps.actions.create(action).then(
@@ -105,6 +108,7 @@ async function createCard(
     },
   );
   if (!auto && created) await deps.conversations.adjustPending(conversation.id, 1);
+  if (trigger.redraft) await linkReplaced(ctx, trigger.redraft.fromActionId, action.id);
   else if (!auto) await recountPending(ctx, conversation.id);
   await deps.audit.append({
     conversationId: conversation.id,
@@ -130,6 +134,31 @@ async function createCard(
     await scheduleCardTimers(deps, action, { urgent });
   }
   return action;
+}
+
+export interface RedraftApplied {
+  applied: string[];
+  notApplied: string[];
+}
+
+function redraftOf(r: RedraftNote, applied: RedraftApplied | undefined): CardRedraft {
+  return {
+    fromActionId: r.fromActionId,
+    kind: r.kind,
+    ...(r.instruction ? { instruction: r.instruction } : {}),
+    by: r.by,
+    applied: applied?.applied ?? [],
+    notApplied: applied?.notApplied ?? [],
+  };
+}
+
+/** The replaced card points at its successor, so the PWA can say "replaced by the draft below". */
+async function linkReplaced(ctx: RunContext, fromActionId: string, toActionId: string) {
+  const old = await ctx.deps.actions.get(ctx.convId, fromActionId);
+  if (!old || old.supersededBy || (old.status !== 'SUPERSEDED' && old.status !== 'DENIED')) return;
+  await ctx.deps.actions.transition(ctx.convId, fromActionId, [old.status], old.status, {
+    supersededBy: toActionId,
+  });
 }
 
 /**

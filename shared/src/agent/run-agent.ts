@@ -5,6 +5,7 @@ import { runLoop } from './loop';
 import { respond, type Step } from './respond';
 import { type AgentDeps, emptyUsage, RunContext, type StartRun } from './run-context';
 import { isTransient } from './transient';
+import { openTurn } from './turn';
 
 export type { AgentDeps, StartRun } from './run-context';
 export { isTransient } from './transient';
@@ -15,6 +16,21 @@ export { isTransient } from './transient';
  * A failure a retry cannot fix ends the run with a message; a transient one is rethrown for redelivery.
  */
 export async function driveRun(
+  outer: AgentDeps,
+  start: StartRun,
+): Promise<{ runId: string; outcome: string; unseen?: string[] }> {
+  const deps = await openTurn(outer, start.conversation.id, start.runId);
+  const release = deps.policy?.holdFacts?.(start.conversation.id, deps.turn?.facts);
+  try {
+    const out = await runOnce(deps, start);
+    await deps.turn?.flush();
+    return out;
+  } finally {
+    release?.();
+  }
+}
+
+async function runOnce(
   deps: AgentDeps,
   start: StartRun,
 ): Promise<{ runId: string; outcome: string; unseen?: string[] }> {

@@ -13,12 +13,19 @@ import type { MediaFetcher, MediaStore } from '../ports/media-store';
 import type { Model, ModelUsage } from '../ports/model';
 import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
+import type { TurnStore } from '../ports/turn-store';
 import type { ToolRegistry } from '../tools/registry';
 import type { CardTimerSettings } from './card-timers';
 import type { DurableRun } from './durable-run';
+import type { OpenTurn } from './turn';
+import type { StagedFactWrites } from './turn-fact-cache';
 import type { Trigger } from './types';
 
 export interface AgentDeps {
+  /** The turn's one partition read and one-transaction commit (agent/turn.ts); absent → per-record writes. */
+  turns?: TurnStore;
+  /** The turn opened on a conversation, when one is (set by openTurn). */
+  turn?: OpenTurn;
   conversations: ConversationStore;
   actions: ActionStore;
   intents: IntentStore;
@@ -50,6 +57,8 @@ export interface AgentDeps {
       now: Date,
     ): Promise<void>;
     summary(conversationId: string, now: Date): Promise<string>;
+    /** Holds the conversation's facts in memory for the turn; returns the release. */
+    holdFacts?(conversationId: string, writes?: StagedFactWrites): () => void;
   };
   /** Inbound photos: records written with the message; bytes fetched for the model in Claude mode. */
   media?: MediaStore;

@@ -4,6 +4,7 @@ import type { BoundTool } from '../tools/registry';
 import { capOutput, type ToolContext } from '../tools/tool';
 import { approvedStep } from './execute-approved';
 import { proposeAction } from './propose-action';
+import { applyInstruction } from './redraft-rules';
 import type { RunContext } from './run-context';
 import type { Observation, PlannedCall, Trigger } from './types';
 
@@ -34,15 +35,35 @@ export async function executeCall(
     return { ...base, status: 'error', error: `There is no tool named ${call.name}.` };
   const valid = deps.registry.validateArgs(call.name, call.args);
   if (!valid.ok) return { ...base, status: 'error', error: `Invalid arguments: ${valid.reason}` };
-  const scope = callScope(ctx, base, valid.args);
+  const isWrite = deps.registry.get(call.name).kind === 'write';
+  const shaped = isWrite ? redraftArgs(ctx, trigger, call.name, valid.args) : undefined;
+  const scope = callScope(ctx, base, shaped?.args ?? valid.args);
   if (scope.tool.kind !== 'write') return readStep(ctx, scope);
 
-  const proposal = await proposeAction(ctx, trigger, call, scope);
+  const proposal = await proposeAction(ctx, trigger, call, scope, shaped?.note);
   if (proposal.status === 'refused') return { ...base, status: 'refused', error: proposal.error };
   const action = await deps.actions.get(ctx.convId, proposal.actionId);
   if (!action) return { ...base, status: 'error', error: 'the pending action disappeared' };
   if (action.status === 'PENDING') return { paused: action.id };
   return approvedStep(ctx, action, scope);
+}
+
+/**
+ * Rules mode's redraft: the person's instruction (or deny reason) applied to the planner's draft of the same
+ * tool (redraft-rules.ts). An edit the tool's schema refuses is dropped and reported as not applied. Claude
+ * mode gets the instruction in its prompt instead (claude-planner.ts), so its args are its own.
+ */
+function redraftArgs(ctx: RunContext, trigger: Trigger, tool: string, args: Record<string, unknown>) {
+  const r = trigger.redraft;
+  if (!r) return undefined;
+  const note = { applied: [] as string[], notApplied: [] as string[] };
+  if (ctx.mode !== 'rules' || !r.instruction || r.kind === 'answer' || r.previous.tool !== tool)
+    return { args, note };
+  // The person asked to change the draft they saw (earlier redrafts included), not the bare template.
+  const out = applyInstruction({ ...args, ...r.previous.args }, r.instruction);
+  const valid = ctx.deps.registry.validateArgs(tool, out.args);
+  if (!valid.ok) return { args, note: { applied: [], notApplied: [r.instruction] } };
+  return { args: valid.args, note: { applied: out.applied, notApplied: out.notApplied } };
 }
 
 function callScope(ctx: RunContext, base: CallScope['base'], args: Record<string, unknown>): CallScope {
@@ -84,6 +105,8 @@ function readStep(ctx: RunContext, s: CallScope): Promise<Observation> {
     // Only an explicit allow runs a read or a memory note: the kind never waves a call through.
     if (verdict.decision !== 'allow') return { ...base, status: 'refused' as const, error: verdict.reason };
     try {
+      // The assistant's own notes change the workspace: what the turn staged is committed before they run.
+      if (tool.kind !== 'read') await deps.turn?.flush();
       const raw = await tool.run(args, s.toolCtx);
       if (tool.kind === 'read') await deps.policy?.observe(ctx.convId, base.name, args, raw, deps.clock());
       if (tool.kind === 'internal') await noteMemoryWrite(ctx, base.name, args);

@@ -3,8 +3,20 @@ import type { EmailReceived } from '../contracts/events';
 import type { EmergencyKind, TriageClass } from '../domain/triage/labels';
 import type { ServerContent } from '../ports/model';
 
+/**
+ * A run that redrafts a card (cards #18): the card it replaces, what the person asked for (an instruction, a
+ * deny reason, or answers to its questions) and the draft as it stood.
+ */
+export interface RedraftNote {
+  fromActionId: string;
+  kind: 'redraft' | 'deny' | 'answer';
+  instruction?: string;
+  by: { id: string; name: string };
+  previous: { tool: string; args: Record<string, unknown> };
+}
+
 /** What a run is about, reconstructed from its stored input step on every replay. */
-export type Trigger =
+export type Trigger = (
   | {
       kind: 'chat';
       channel: 'web' | 'sms';
@@ -23,7 +35,8 @@ export type Trigger =
       media?: Array<{ id: string; type: string | null }>;
     }
   | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote }
-  | CallTrigger;
+  | CallTrigger
+) & { redraft?: RedraftNote };
 
 /** A finished phone call (follow #20): notes go to memory, follow-ups are proposed as cards. */
 export interface CallTrigger {
@@ -68,6 +81,8 @@ export interface PlannedCall {
 export interface PolicyBasis {
   why: string[];
   missing?: { tools: string[]; questions: string[] };
+  /** The questions a person can answer on the card, with the pattern each answer is recorded as. */
+  questions?: Array<{ ask: string; recordAs: string }>;
 }
 
 export type Plan =

@@ -17,10 +17,11 @@ import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
+import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
 import { timersFromConfig } from '../adapters/eventbridge-scheduler';
 import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
-import { meteredActions, meteredLedger, meteredRuns } from '../adapters/metered';
+import { meteredActions, meteredLedger, meteredRuns, meteredTurns, runMeter } from '../adapters/metered';
 import { powertoolsMetrics, recordingMetrics } from '../adapters/powertools-metrics';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
@@ -40,6 +41,7 @@ export function buildCore(config: Config, serviceName: string) {
   const sqs = makeSqsClient({ region: config.AWS_REGION, endpoint: config.SQS_ENDPOINT });
   const clock = () => new Date();
   const metrics = metricsFor(config);
+  const runMetrics = runMeter(metrics, clock);
   const liveConnections = dynamoLiveConnections(table, clock);
   const live: LiveUpdates = config.LIVE_ENDPOINT
     ? apiGatewayLiveUpdates({
@@ -70,7 +72,9 @@ export function buildCore(config: Config, serviceName: string) {
     conversations: liveConversationStore(dynamoConversationStore(table), live),
     actions: meteredActions(liveActionStore(dynamoActionStore(table), live), metrics),
     intents: dynamoIntentStore(table),
-    runs: meteredRuns(dynamoRunStore(table), metrics, clock),
+    runs: meteredRuns(dynamoRunStore(table), runMetrics),
+    /** A turn's one partition read and one-transaction commit (issue 14's six-request budget). */
+    turns: meteredTurns(dynamoTurnStore(table), metrics, runMetrics),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
     /** Phone calls as their Quo events build them up (follow #20). */

@@ -104,7 +104,30 @@ export const approveRequest = z.object({
 });
 export type ApproveRequest = z.infer<typeof approveRequest>;
 
-export const denyRequest = z.object({ reason: z.string().trim().max(1000).optional() });
+export const denyRequest = z.object({
+  reason: z.string().trim().max(1000).optional(),
+  /** With a reason, the assistant drafts again taking it into account; `false` only stops. */
+  redraft: z.boolean().optional(),
+});
+
+/** "Redraft…": a new draft with this instruction replaces the card. */
+export const redraftRequest = z.object({ instruction: z.string().trim().min(1).max(1000) });
+export type RedraftRequest = z.infer<typeof redraftRequest>;
+
+/** One-tap answers to the card's open questions: yes/no, or a short value for a question that takes one. */
+export const answerRequest = z.object({
+  answers: z
+    .array(
+      z.object({
+        recordAs: z.string().min(1).max(500),
+        holds: z.boolean().default(true),
+        value: z.string().trim().min(1).max(100).optional(),
+      }),
+    )
+    .min(1)
+    .max(10),
+});
+export type AnswerRequest = z.infer<typeof answerRequest>;
 export type DenyRequest = z.infer<typeof denyRequest>;
 
 export const decisionResponse = z.object({ action: pendingAction });

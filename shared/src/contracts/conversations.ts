@@ -119,6 +119,22 @@ export const reviewScore = z.object({
 });
 export type ReviewScore = z.infer<typeof reviewScore>;
 
+export const cardQuestion = z.object({ ask: z.string(), recordAs: z.string() });
+export type CardQuestion = z.infer<typeof cardQuestion>;
+
+export const cardRedraft = z.object({
+  /** The card this one replaces. */
+  fromActionId: z.string(),
+  /** 'redraft': an instruction; 'deny': a deny reason; 'answer': open questions answered on the card. */
+  kind: z.enum(['redraft', 'deny', 'answer']),
+  instruction: z.string().optional(),
+  by: z.object({ id: z.string(), name: z.string() }),
+  /** Rules mode: the parts of the instruction the template applied, and those it could not. */
+  applied: z.array(z.string()).default([]),
+  notApplied: z.array(z.string()).default([]),
+});
+export type CardRedraft = z.infer<typeof cardRedraft>;
+
 export const actionStatus = z.enum([
   'PENDING',
   'APPROVED',
@@ -127,6 +143,8 @@ export const actionStatus = z.enum([
   'EXECUTED',
   'FAILED',
   'EXPIRED',
+  /** Withdrawn before anyone decided: a newer message, a reply sent outside Switchboard, or a redraft. */
+  'SUPERSEDED',
 ]);
 export type ActionStatus = z.infer<typeof actionStatus>;
 
@@ -147,8 +165,19 @@ export const pendingAction = z.object({
     .object({
       why: z.array(z.string()).default([]),
       missing: z.object({ tools: z.array(z.string()), questions: z.array(z.string()) }).optional(),
+      /**
+       * The open questions a person can answer on the card (askable facts): `recordAs` is the policy's
+       * answer pattern (`pet_approved("cara@…", rabbit)`, or with a variable for a short value).
+       */
+      questions: z.array(cardQuestion).optional(),
     })
     .optional(),
+  /** Why the card was withdrawn (status SUPERSEDED), in words a person reads. */
+  supersededReason: z.string().optional(),
+  /** The card that replaced this one (a redraft or an answered question), when there is one. */
+  supersededBy: z.string().optional(),
+  /** On a redrafted card: what it was asked for, by whom, and which parts of the instruction were applied. */
+  redraft: cardRedraft.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   decidedBy: z.string().optional(),

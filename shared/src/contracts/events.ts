@@ -137,6 +137,22 @@ export const notifyPayload = z.object({
   preview: z.optional(z.string()),
 });
 
+/**
+ * A card replaced by a new draft (cards #18): "Redraft…" with an instruction, a deny with a reason, or the
+ * card's open questions answered. The API already moved the card to SUPERSEDED; the worker records the
+ * answers as facts (with who answered), ends the old run and runs the same trigger again.
+ */
+export const cardRedraftPayload = z.object({
+  conversationId: z.string(),
+  actionId: z.string(),
+  runId: z.string(),
+  kind: z.enum(['redraft', 'deny', 'answer']),
+  instruction: z.optional(boundedString(1, 1000)),
+  answers: z.optional(listOf(z.object({ recordAs: boundedString(1, 500), holds: z.boolean() }), 10)),
+  user: z.object({ id: z.string(), email: z.string(), name: z.optional(z.string()) }),
+});
+export type CardRedraftPayload = z.infer<typeof cardRedraftPayload>;
+
 export const pingPayload = z.object({ note: z._default(z.string(), 'ping') });
 
 /** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
@@ -163,6 +179,7 @@ export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('notify'), payload: notifyPayload }),
   z.object({ ...base, type: z.literal('system.ping'), payload: pingPayload }),
   z.object({ ...base, type: z.literal('timer.fired'), payload: timerFiredPayload }),
+  z.object({ ...base, type: z.literal('card.redraft'), payload: cardRedraftPayload }),
 ]);
 
 export type EventEnvelope = z.infer<typeof eventEnvelope>;

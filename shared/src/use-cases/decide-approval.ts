@@ -1,3 +1,4 @@
+import { reasonRedrafts } from '../agent/redraft-rules';
 import type { PendingAction } from '../contracts/conversations';
 import { ConflictError, NotFoundError } from '../errors';
 import { newId } from '../ids';
@@ -5,6 +6,7 @@ import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
+import { enqueueRedraft } from './redraft-card';
 import { type ValidateDecisionDeps, validateDecision } from './validate-decision';
 
 /** An APPROVED card still not executing after this long was stranded by a crash before its enqueue. */
@@ -25,7 +27,12 @@ export interface DecideApprovalInput {
   /** Present when the person edited the draft before approving. */
   editedArgs?: Record<string, unknown>;
   reason?: string;
-  user: { id: string; email: string };
+  /**
+   * A deny with a reason drafts again with it (cards #18): `true` always, `false` never, absent when the
+   * reason is something the rules can apply (a day, "shorter", …).
+   */
+  redraft?: boolean;
+  user: { id: string; email: string; name?: string };
 }
 
 /**
@@ -81,7 +88,28 @@ export async function decideApproval(
     at,
     data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
   });
-  await enqueueResume(deps, action, at);
+  const reason = updated.denyReason?.trim();
+  if (input.decision === 'deny' && reason && (input.redraft ?? reasonRedrafts(action.args, reason))) {
+    // The reason asks for another draft ("shorter", "say Friday"): the worker ends the paused run and drafts
+    // again with it. A reason that only explains ("she already called") resumes the run, which stops (rules)
+    // or lets the model decide with the reason in its tool result (Claude).
+    await enqueueRedraft(
+      deps.queue,
+      {
+        conversationId: action.conversationId,
+        actionId: action.id,
+        runId: action.runId,
+        kind: 'deny',
+        instruction: reason,
+        user: {
+          id: input.user.id,
+          email: input.user.email,
+          ...(input.user.name ? { name: input.user.name } : {}),
+        },
+      },
+      at,
+    );
+  } else await enqueueResume(deps, action, at);
   return updated;
 }
 

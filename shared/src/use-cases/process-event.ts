@@ -5,6 +5,7 @@ import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
 import { isRetryRun } from './retry-action';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
+import { runRedraft } from './run-redraft';
 import { runRetryDecision } from './run-retry';
 import { type SendNotificationDeps, sendNotification } from './send-notification';
 
@@ -34,6 +35,9 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);
+  } else if (event.type === 'card.redraft') {
+    // A card replaced by a new draft: an instruction, a deny reason or answers (use-cases/run-redraft).
+    result = await runRedraft(deps, event);
   } else if (event.type === 'approval.decided' && isRetryRun(event.payload.runId)) {
     // The decision on a retried card, which lives in its own one-card run (use-cases/run-retry).
     result = await runRetryDecision(

@@ -1,6 +1,8 @@
 import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
 import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
+import { reasonRedrafts } from '../agent/redraft-rules';
 import { type AgentDeps, driveRun } from '../agent/run-agent';
+import { openTurn } from '../agent/turn';
 import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
@@ -42,6 +44,7 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'approval.decided':
     case 'run.resume': {
       const { conversationId, runId } = primary.payload;
+      deps = await openTurn(deps, conversationId, runId);
       const run = await deps.runs.get(conversationId, runId);
       if (!run) return { outcome: `no run ${runId}` };
       if (run.status !== 'awaiting_approval' && run.status !== 'running')
@@ -56,6 +59,7 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     }
     case 'chat.message': {
       const p = primary.payload;
+      deps = await openTurn(deps, p.conversationId, `run_${primary.id}`);
       const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
       if (gate) return gate;
       return driveRun(deps, {
@@ -114,6 +118,20 @@ async function safeTriage(deps: RunEventGroupDeps, text: string) {
   }
 }
 
+/**
+ * The conversation a trigger key feeds (a new one is named after the event), and the turn opened on it. With a
+ * turn store only the key is read here: the conversation itself comes with the turn's one partition query.
+ */
+async function conversationFor(deps: RunEventGroupDeps, key: string, eventId: string) {
+  if (!deps.turns) {
+    const existing = await deps.conversations.findByTriggerKey(key);
+    return { existing, convId: existing?.id ?? `c_${eventId}`, deps };
+  }
+  const convId = (await deps.turns.conversationIdFor(key)) ?? `c_${eventId}`;
+  const turn = await openTurn(deps, convId, `run_${eventId}`);
+  return { existing: await turn.conversations.get(convId), convId, deps: turn };
+}
+
 function missing(id: string): never {
   throw new Error(`Conversation ${id} does not exist`);
 }
@@ -126,8 +144,9 @@ async function inboundSms(
   const from = primary.payload.from;
   const contact = await deps.directory?.byPhone(from).catch(() => undefined);
   const key = `sms:${from}`;
-  const existing = await deps.conversations.findByTriggerKey(key);
-  const convId = existing?.id ?? `c_${primary.id}`;
+  const found = await conversationFor(deps, key, primary.id);
+  const { existing, convId } = found;
+  deps = found.deps;
   const inboundMedia = events.map((e) =>
     (e.payload.media ?? []).map((m, i) => ({ id: mediaIdFor(e.id, i), type: m.type, url: m.url })),
   );
@@ -243,8 +262,9 @@ async function inboundEmail(
 ) {
   const e = primary.payload;
   const key = `email:${e.threadId}`;
-  const existing = await deps.conversations.findByTriggerKey(key);
-  const convId = existing?.id ?? `c_${primary.id}`;
+  const found = await conversationFor(deps, key, primary.id);
+  const { convId } = found;
+  deps = found.deps;
   const at = deps.clock().toISOString();
   const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
   const create = (): Conversation => ({
@@ -351,8 +371,10 @@ async function pendingGate(
         .replace(DENY, '')
         .replace(/^[\s,.;:!-]+/, '')
         .trim();
-      await decide({ decision: 'deny', reason: reason || 'cancelled by text' });
-      reply = 'Okay, cancelled.';
+      // A reason the rules can apply ("no, say Saturday") feeds a new draft; anything else only cancels.
+      const again = reason ? reasonRedrafts(action.args, reason) : false;
+      await decide({ decision: 'deny', reason: reason || 'cancelled by text', redraft: again });
+      reply = again ? 'Okay, not sent — I will draft it again with that.' : 'Okay, cancelled.';
     } else {
       reply = `A draft is waiting for a decision: ${action.summary}. ${choices}`;
     }
@@ -388,5 +410,6 @@ async function pendingGate(
     actor: user.email,
     data: { actionId: action.id, reply },
   });
+  await deps.turn?.flush();
   return { runId: run.id, outcome: `gate: ${reply}` };
 }

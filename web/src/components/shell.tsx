@@ -3,6 +3,7 @@ import { useMe } from '../features/auth/auth-context';
 import { useLiveStatus } from '../lib/live';
 import { Link, useLocation } from '../lib/router';
 import { BackIcon, InboxIcon, PlusIcon, SettingsIcon, ShieldIcon } from './icons';
+import { OfflineNotice } from './offline-notice';
 
 /**
  * The frame of every signed-in screen: a top bar and, on the main screens, a bottom tab bar within thumb
@@ -40,6 +41,7 @@ export function Shell({
         </div>
         {actions && <div className="topbar-actions">{actions}</div>}
       </header>
+      <OfflineNotice />
       <main className="content">{children}</main>
       {footer}
       {tabs && <TabBar />}

@@ -112,13 +112,25 @@ export function createApi(getToken: GetToken) {
         decisionResponse,
         args ? { args } : {},
       ),
-    deny: (cid: string, aid: string, reason?: string) =>
+    deny: (cid: string, aid: string, reason?: string, redraft?: boolean) =>
       request(
         'POST',
         `/api/conversations/${enc(cid)}/actions/${enc(aid)}/deny`,
         decisionResponse,
-        reason ? { reason } : {},
+        reason ? { reason, ...(redraft !== undefined ? { redraft } : {}) } : {},
       ),
+    redraft: (cid: string, aid: string, instruction: string) =>
+      request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/redraft`, decisionResponse, {
+        instruction,
+      }),
+    answer: (
+      cid: string,
+      aid: string,
+      answers: Array<{ recordAs: string; holds: boolean; value?: string }>,
+    ) =>
+      request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/answer`, decisionResponse, {
+        answers,
+      }),
     retry: (cid: string, aid: string) =>
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/retry`, decisionResponse, {}),
     memoryHistory: (limit = 20) =>

@@ -1,8 +1,8 @@
 /**
- * Domain concepts added to a message before the NLU sees it. With a few dozen examples a class, a bag of
+ * Domain concepts the triage model sees beside a message's words (features.ts). With a few dozen examples a class, a bag of
  * stems only knows the words its examples used; "paramedics" teaches nothing about "ambulance". Each
  * concept below is a general word family of property management (not a list of test sentences); when a
- * message uses any member, a concept token is appended, and the trained weights decide what it means.
+ * message uses any member, the concept is a feature, and the trained weights decide what it means.
  * These are features, not rules: a concept alone never decides a class.
  */
 const CONCEPTS: Array<[string, RegExp]> = [
@@ -88,11 +88,10 @@ const CONCEPTS: Array<[string, RegExp]> = [
 
 const SHORT_WORDS = 5;
 
-export function withConcepts(text: string): string {
-  const tags = CONCEPTS.filter(([, re]) => re.test(text)).map(([name]) => `zz${name}`);
-  if (text.includes('?')) tags.push('zzquestion');
-  if (text.trim().split(/\s+/).length <= SHORT_WORDS) tags.push('zzshort');
-  return tags.length ? `${text} ${tags.join(' ')}` : text;
+/** The concepts a text touches, plus `question` and `short` (five words or fewer). */
+export function conceptsOf(text: string): string[] {
+  const tags = CONCEPTS.filter(([, re]) => re.test(text)).map(([name]) => name);
+  if (text.includes('?')) tags.push('question');
+  if (text.trim().split(/\s+/).length <= SHORT_WORDS) tags.push('short');
+  return tags;
 }
-
-export const isConceptToken = (token: string) => token.startsWith('zz');

@@ -14,11 +14,12 @@ const KEYWORDS =
   );
 
 /**
- * What the shipped model must keep doing on the held-apart split. These are regression floors at what the
- * model reaches today, below the issue's targets (accuracy ≥ 95%, emergency recall 100%, precision ≥ 90%),
- * which it does not reach yet: `npm run bench triage` prints the figures beside the targets.
+ * What the shipped model must keep doing on the held-apart split: regression floors at what it reaches
+ * today (86.9% / 95.7% / 89.3%), so a retrain that regresses fails CI. The issue's targets are accuracy
+ * ≥ 95%, emergency recall 100% and precision ≥ 90%, which it does not reach yet.
+ * `npm run bench triage` prints the figures beside the keyword baseline.
  */
-const FLOORS = { accuracy: 0.8, emergencyRecall: 0.95, emergencyPrecision: 0.83 };
+const FLOORS = { accuracy: 0.86, emergencyRecall: 0.95, emergencyPrecision: 0.89 };
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
@@ -51,7 +52,7 @@ describe('triage corpus and split', () => {
 
 describe('triage model', () => {
   it('is what training the corpus gives, byte for byte (run `npm run train:triage` after a corpus change)', async () => {
-    const trained = serializeModel(await trainTriageModel(training));
+    const trained = serializeModel(trainTriageModel(training));
     expect(trained === readFileSync(MODEL_PATH, 'utf8')).toBe(true);
   }, 120_000);
 

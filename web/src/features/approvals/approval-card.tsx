@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
-import type { MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
+import type { CardRedraft, MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
 import { MediaThumbs } from '../media/media-thumbs';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
 import { Insights } from './card-insights';
+import { CardQuestions } from './card-questions';
 import { Outcome, StatusChip } from './card-status';
 import { DecisionBar } from './decision-bar';
 import { RetryButton } from './retry-button';
@@ -33,14 +34,14 @@ export function ApprovalCard({
   const [draft, setDraft] = useState<Record<string, string>>(() =>
     Object.fromEntries(editable.map((k) => [k, String(action.args[k])])),
   );
-  const { busy, error, notice, decide } = useDecision(action, onDecided);
+  const { busy, error, notice, lost, decide } = useDecision(action, onDecided);
   const ids = useId();
 
   const pending = action.status === 'PENDING';
   const edited = editable.some((k) => draft[k] !== action.args[k]);
   const emptyField = editable.find((k) => !draft[k]?.trim());
   const others = Object.entries(action.args).filter(
-    ([k]) => !view.recipients.includes(k) && !editable.includes(k),
+    ([k]) => !view.recipients.includes(k) && !editable.includes(k) && !view.hidden?.includes(k),
   );
 
   const Icon = view.icon;
@@ -62,6 +63,7 @@ export function ApprovalCard({
       </header>
       <Recipients action={action} view={view} contact={contact} />
       {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
+      {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
       {editable.map((k) => (
         <DraftField
           key={k}
@@ -70,16 +72,25 @@ export function ApprovalCard({
           value={pending ? (draft[k] ?? '') : String(action.args[k])}
           pending={pending}
           max={view.maxLength?.[k]}
+          focus={pending && (action.redraft?.notApplied.length ?? 0) > 0 && k === editable.at(-1)}
           onChange={(v) => setDraft((d) => ({ ...d, [k]: v }))}
         />
       ))}
       <OtherArgs args={others} />
       {action.edit && !pending && <p className="tag-edited">Edited before approval</p>}
       {pending && edited && <p className="tag-edited">Edited — your version is what will be sent.</p>}
+      {pending && (
+        <CardQuestions
+          questions={action.policy?.questions ?? []}
+          busy={busy !== null}
+          onAnswer={(d) => void decide(d)}
+        />
+      )}
       <CardInsights action={action} pending={pending} />
       <Outcome action={action} />
       <RetryButton action={action} onRetried={onDecided} />
       <Messages notice={notice} error={error} />
+      {lost && edited && <LostEdit draft={editable.map((k) => draft[k] ?? '').join('\n\n')} />}
       {pending && (
         <DecisionBar
           id={ids}
@@ -87,11 +98,15 @@ export function ApprovalCard({
           edited={edited}
           canApprove={!emptyField}
           onApprove={() =>
-            void decide({ kind: 'approve', ...(edited ? { editedArgs: { ...action.args, ...draft } } : {}) })
+            void decide(
+              { kind: 'approve', ...(edited ? { editedArgs: { ...action.args, ...draft } } : {}) },
+              { edited },
+            )
           }
-          onDeny={(reason) =>
-            void decide({ kind: 'deny', ...(reason.trim() ? { reason: reason.trim() } : {}) })
+          onDeny={(reason, again) =>
+            void decide({ kind: 'deny', ...(reason ? { reason, redraft: again } : {}) }, { edited })
           }
+          onRedraft={(instruction) => void decide({ kind: 'redraft', instruction }, { edited })}
         />
       )}
     </article>
@@ -106,6 +121,52 @@ function CardInsights({ action, pending }: { action: PendingAction; pending: boo
       <summary>Review and policy</summary>
       <Insights action={action} />
     </details>
+  );
+}
+
+/** What the person asked of this redraft, what the template applied, and (plainly) what it could not. */
+function RedraftNote({ redraft, pending }: { redraft: CardRedraft; pending: boolean }) {
+  const asked =
+    redraft.kind === 'answer'
+      ? `${redraft.by.name} answered the open questions`
+      : redraft.kind === 'deny'
+        ? `${redraft.by.name} denied the earlier draft: “${redraft.instruction ?? ''}”`
+        : `${redraft.by.name} asked: “${redraft.instruction ?? ''}”`;
+  return (
+    <div className="redraft-note">
+      <p className="redraft-line">
+        <strong>New draft.</strong> {asked}.
+        {redraft.applied.length > 0 && <> Changed: {redraft.applied.join(', ')}.</>}
+      </p>
+      {redraft.notApplied.length > 0 && (
+        <p className="redraft-missed" role={pending ? 'alert' : undefined}>
+          I could not apply “{redraft.notApplied.join('”, “')}” by myself
+          {pending ? ' — edit the draft below to add it.' : '.'}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The losing decider's own edit, kept to copy (it was not sent: someone else decided first). */
+function LostEdit({ draft }: { draft: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="lost-edit">
+      <p className="draft readonly">{draft}</p>
+      <button
+        type="button"
+        className="btn btn-small btn-ghost"
+        onClick={() =>
+          void navigator.clipboard?.writeText(draft).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy my edit'}
+      </button>
+    </div>
   );
 }
 

@@ -43,9 +43,11 @@ export function DraftField(props: {
   value: string;
   pending: boolean;
   max: number | undefined;
+  /** Open and focused: a redraft could not apply part of its instruction, so the person edits it in. */
+  focus?: boolean;
   onChange: (value: string) => void;
 }) {
-  const { id, field, value, pending, max } = props;
+  const { id, field, value, pending, max, focus } = props;
   return (
     <div className="approval-field">
       <label htmlFor={id} className="field-label">
@@ -57,7 +59,12 @@ export function DraftField(props: {
           id={id}
           className="draft"
           value={value}
-          rows={Math.min(10, Math.max(field === 'subject' ? 1 : 3, Math.ceil(value.length / 38)))}
+          rows={Math.min(
+            focus ? 14 : 10,
+            Math.max(field === 'subject' ? 1 : 3, Math.ceil(value.length / 38) + value.split('\n').length),
+          )}
+          // biome-ignore lint/a11y/noAutofocus: the person just asked for something only an edit can do.
+          autoFocus={focus}
           maxLength={max}
           onChange={(e) => props.onChange(e.target.value)}
         />

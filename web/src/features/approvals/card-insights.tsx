@@ -8,7 +8,12 @@ export function Insights({ action }: { action: PendingAction }) {
   ].filter((r): r is [string, ReviewScore] => Boolean(r[1]));
   const why = action.policy?.why ?? [];
   const missing = action.policy?.missing;
-  const missingItems = [...(missing?.questions ?? []), ...(missing?.tools ?? []).map((t) => `Look up: ${t}`)];
+  // Questions answerable on the card are shown there as buttons, not repeated here.
+  const answerable = new Set((action.policy?.questions ?? []).map((q) => q.ask));
+  const missingItems = [
+    ...(missing?.questions ?? []).filter((q) => !answerable.has(q)),
+    ...(missing?.tools ?? []).map((t) => `Look up: ${t}`),
+  ];
   return (
     <div className="insights">
       {action.reason && <p className="approval-reason">{action.reason}</p>}

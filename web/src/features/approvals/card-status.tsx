@@ -9,6 +9,7 @@ const STATUS_TEXT: Record<PendingAction['status'], string> = {
   FAILED: 'Failed',
   DENIED: 'Denied',
   EXPIRED: 'Expired',
+  SUPERSEDED: 'Replaced',
 };
 
 export function StatusChip({ action }: { action: PendingAction }) {
@@ -52,6 +53,12 @@ export function Outcome({ action }: { action: PendingAction }) {
       );
     case 'EXPIRED':
       return <p className="outcome">Expired without a decision.</p>;
+    case 'SUPERSEDED':
+      return (
+        <p className="outcome outcome-superseded">
+          Withdrawn{at}: {action.supersededReason ?? 'a newer draft replaces it.'}
+        </p>
+      );
     default:
       return null;
   }

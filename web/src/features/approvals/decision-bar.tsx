@@ -1,38 +1,51 @@
 import { useEffect, useRef, useState } from 'react';
+import type { Decision } from './use-decision';
+
+type Mode = 'idle' | 'deny' | 'redraft';
 
 /**
- * Approve / Deny, and the deny form with an optional reason that goes back to the assistant. Approve is
- * disabled while an edited field is empty.
+ * Approve / Redraft… / Deny. Deny takes an optional reason that goes back to the assistant; "Deny & redraft"
+ * has it draft again with the reason, "Deny" only stops. Redraft… takes an instruction ("say Saturday 11am", "shorter").
+ * Approve is disabled while an edited field is empty.
  */
 export function DecisionBar(props: {
   id: string;
-  busy: 'approve' | 'deny' | null;
+  busy: Decision['kind'] | null;
   edited: boolean;
   canApprove: boolean;
   onApprove: () => void;
-  onDeny: (reason: string) => void;
+  onDeny: (reason: string, redraft: boolean) => void;
+  onRedraft: (instruction: string) => void;
 }) {
   const { id, busy } = props;
-  const [denying, setDenying] = useState(false);
-  const [reason, setReason] = useState('');
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const [mode, setMode] = useState<Mode>('idle');
+  const [text, setText] = useState('');
+  const textRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
-    // The person just pressed Deny: bring the reason field above the sticky input and into focus.
-    if (!denying) return;
-    reasonRef.current?.focus({ preventScroll: true });
-    reasonRef.current?.scrollIntoView({ block: 'center' });
-  }, [denying]);
+    // The person just opened a form: bring its field above the sticky input and into focus.
+    if (mode === 'idle') return;
+    textRef.current?.focus({ preventScroll: true });
+    textRef.current?.scrollIntoView({ block: 'center' });
+  }, [mode]);
 
-  if (!denying) {
+  if (mode === 'idle') {
     return (
-      <div className="approval-buttons">
+      <div className="approval-buttons three">
         <button
           type="button"
           className="btn btn-ghost"
           disabled={busy !== null}
-          onClick={() => setDenying(true)}
+          onClick={() => setMode('deny')}
         >
           Deny
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          disabled={busy !== null}
+          onClick={() => setMode('redraft')}
+        >
+          Redraft…
         </button>
         <button
           type="button"
@@ -45,37 +58,71 @@ export function DecisionBar(props: {
       </div>
     );
   }
+  const denying = mode === 'deny';
+  const reason = text.trim();
   return (
     <div className="deny-form">
-      <label htmlFor={`${id}-reason`} className="field-label">
-        Reason <span className="muted">(optional, goes back to the assistant)</span>
+      <label htmlFor={`${id}-${mode}`} className="field-label">
+        {denying ? (
+          <>
+            Reason <span className="muted">(optional, goes back to the assistant)</span>
+          </>
+        ) : (
+          <>
+            What should change?{' '}
+            <span className="muted">(a day, a time, a name, “shorter”, “more formal”…)</span>
+          </>
+        )}
       </label>
       <textarea
-        id={`${id}-reason`}
-        ref={reasonRef}
+        id={`${id}-${mode}`}
+        ref={textRef}
         rows={2}
-        value={reason}
+        value={text}
         maxLength={1000}
-        placeholder="e.g. Maria already called; no text needed"
-        onChange={(e) => setReason(e.target.value)}
+        placeholder={denying ? 'e.g. Maria already called; no text needed' : 'e.g. say Saturday 11am'}
+        onChange={(e) => setText(e.target.value)}
       />
-      <div className="approval-buttons">
+      <div className={`approval-buttons${denying && reason ? ' three' : ''}`}>
         <button
           type="button"
           className="btn btn-ghost"
           disabled={busy !== null}
-          onClick={() => setDenying(false)}
+          onClick={() => setMode('idle')}
         >
           Back
         </button>
-        <button
-          type="button"
-          className="btn btn-danger"
-          disabled={busy !== null}
-          onClick={() => props.onDeny(reason)}
-        >
-          {busy === 'deny' ? 'Denying…' : 'Deny'}
-        </button>
+        {denying ? (
+          <>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy !== null}
+              onClick={() => props.onDeny(reason, false)}
+            >
+              {busy === 'deny' ? 'Denying…' : 'Deny'}
+            </button>
+            {reason && (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={busy !== null}
+                onClick={() => props.onDeny(reason, true)}
+              >
+                Redraft with reason
+              </button>
+            )}
+          </>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy !== null || !reason}
+            onClick={() => props.onRedraft(reason)}
+          >
+            {busy === 'redraft' ? 'Asking…' : 'Redraft'}
+          </button>
+        )}
       </div>
     </div>
   );

@@ -18,6 +18,8 @@ export interface ToolView {
   /** Text the person may rewrite before approving (the draft itself); recipients are never editable. */
   editable: string[];
   maxLength?: Record<string, number>;
+  /** Plumbing a person never needs to read (mail threading headers): kept in the args, not shown. */
+  hidden?: string[];
 }
 
 const VIEWS: Record<string, Omit<ToolView, 'icon'> & { icon?: ToolView['icon'] }> = {
@@ -33,6 +35,7 @@ const VIEWS: Record<string, Omit<ToolView, 'icon'> & { icon?: ToolView['icon'] }
     icon: EmailIcon,
     recipients: ['to', 'cc', 'bcc'],
     editable: ['subject', 'body'],
+    hidden: ['threadId', 'inReplyTo', 'references', 'messageId'],
   },
   create_calendar_event: {
     label: 'Calendar event',

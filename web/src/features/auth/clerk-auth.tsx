@@ -1,6 +1,7 @@
 import { ClerkProvider, SignIn, useAuth as useClerkAuth } from '@clerk/react';
 import { ClerkOfflineError } from '@clerk/react/errors';
 import { type ReactNode, useMemo } from 'react';
+import { clearOfflineData } from '../../lib/offline-store';
 import { type Auth, AuthContext } from './auth-context';
 
 /**
@@ -54,7 +55,10 @@ function ClerkBridge({ children }: { children: ReactNode }) {
           throw e;
         }
       },
-      signOut: () => signOut(),
+      signOut: async () => {
+        await clearOfflineData();
+        await signOut();
+      },
       SignIn: ClerkSignIn,
     }),
     [isLoaded, isSignedIn, getToken, signOut],

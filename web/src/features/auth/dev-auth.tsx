@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { ErrorState, Loading } from '../../components/states';
 import { createApi, describeError } from '../../lib/api';
+import { clearOfflineData } from '../../lib/offline-store';
 import { navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { type Auth, AuthContext } from './auth-context';
@@ -38,6 +39,7 @@ function readSession(): StoredSession | null {
 export function DevAuthProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const [session, setSession] = useState(readSession);
   const signOut = useCallback(async () => {
+    await clearOfflineData();
     localStorage.removeItem(STORAGE_KEY);
     setSession(null);
   }, []);

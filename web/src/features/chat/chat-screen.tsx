@@ -6,6 +6,7 @@ import { Shell } from '../../components/shell';
 import { Banner, EmptyState, ErrorState, Loading } from '../../components/states';
 import { ApiError, describeError } from '../../lib/api';
 import { formatPhone } from '../../lib/format';
+import { loadWithOfflineCopy } from '../../lib/offline-store';
 import { chatPath, Link, navigate } from '../../lib/router';
 import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useResource } from '../../lib/use-resource';
@@ -14,6 +15,16 @@ import { contactName } from '../conversations/source-icon';
 import { Composer } from './composer';
 import { LiveTurn } from './live-turn';
 import { Timeline } from './timeline';
+
+/** The open conversation is kept for offline use; only the last one opened (a phone holds little else). */
+async function lastConversation<T extends { conversation: { id: string } }>(
+  id: string,
+  load: () => Promise<T>,
+) {
+  const detail = await loadWithOfflineCopy('conversation', load);
+  if (detail.conversation.id !== id) throw new TypeError('offline, and this conversation was not kept');
+  return detail;
+}
 
 const SOURCE_LABEL = { sms: 'Text messages', email: 'Email', chat: 'Team chat' } as const;
 
@@ -85,7 +96,7 @@ export function ChatScreen({ id }: { id?: string }) {
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
 
   const detail = useResource(
-    () => (id ? api.conversation(id) : Promise.resolve(null)),
+    () => (id ? lastConversation(id, () => api.conversation(id)) : Promise.resolve(null)),
     `conversation:${id ?? 'new'}`,
     {
       intervalMs: 3000,

@@ -4,6 +4,7 @@ import { Shell } from '../../components/shell';
 import { Banner, EmptyState, ErrorState, Loading } from '../../components/states';
 import { describeError } from '../../lib/api';
 import { shortTime } from '../../lib/format';
+import { loadWithOfflineCopy } from '../../lib/offline-store';
 import { chatPath, Link } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useApi } from '../auth/auth-context';
@@ -12,7 +13,7 @@ import { contactName, SourceIcon } from './source-icon';
 /** The team's shared inbox: every conversation the assistant or a teammate started, newest first. */
 export function ConversationList() {
   const api = useApi();
-  const list = useResource(() => api.conversations(), 'conversations', {
+  const list = useResource(() => loadWithOfflineCopy('inbox', () => api.conversations()), 'conversations', {
     intervalMs: 10_000,
     refreshOn: (u) => 'conversationId' in u && u.type !== 'presence',
   });

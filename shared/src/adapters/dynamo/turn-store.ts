@@ -1,0 +1,290 @@
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type {
+  AuditEvent,
+  Conversation,
+  Message,
+  PendingAction,
+  PendingIntent,
+} from '../../contracts/conversations';
+import type { Run, RunStep } from '../../contracts/runs';
+import { RetryableConflictError } from '../../errors';
+import { storedFactSchema } from '../../ports/fact-store';
+import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
+import { type DynamoTable, epochSeconds, stripKeys } from './base';
+import { DynamoFactStore } from './fact-store';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's limit of items in one TransactWriteItems call. */
+const MAX_TRANSACT_ITEMS = 100;
+const PREVIEW_CHARS = 160;
+const stepSk = (r: string, seq: number) => `STEP#${r}#${String(seq).padStart(6, '0')}`;
+
+/**
+ * The turn's partition read and its one-transaction commit, on the single table's conversation partition
+ * (`CONV#<id>`: META, RUN#, STEP#, MSG#, ACTION#, INTENT, AUDIT#) — the same items the per-record stores
+ * write, so every other reader is unchanged.
+ */
+export function dynamoTurnStore(t: DynamoTable): TurnStore {
+  return {
+    async conversationIdFor(triggerKey) {
+      const res = await t.doc.send(
+        new GetCommand({ TableName: t.tableName, Key: { pk: `TRIGGER#${triggerKey}`, sk: 'TRIGGER' } }),
+      );
+      return res.Item?.conversationId as string | undefined;
+    },
+    load: (conversationId, runId) => loadTurn(t, conversationId, runId),
+    async commit(conversationId, writes) {
+      if (writes.length === 0) return;
+      const plan = foldWrites(t.tableName, conversationId, writes);
+      await commitPlan(t, plan);
+    },
+  };
+}
+
+/**
+ * One query of the partition (strongly consistent, as the run and card reads were). The audit trail and other
+ * runs' steps are filtered out server-side (they still count against the 1 MB a query page reads: a partition
+ * larger than that costs one more request per MB).
+ */
+async function loadTurn(t: DynamoTable, conversationId: string, runId?: string): Promise<TurnSnapshot> {
+  const items: Array<Record<string, unknown>> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await t.doc.send(
+      new QueryCommand({
+        TableName: t.tableName,
+        KeyConditionExpression: 'pk = :p',
+        // Keys cannot be filtered on: audit entries are the items with an `actor`, steps the ones with a `seq`.
+        FilterExpression: 'attribute_not_exists(#actor) AND (attribute_not_exists(#seq) OR #run = :run)',
+        ExpressionAttributeNames: { '#actor': 'actor', '#seq': 'seq', '#run': 'runId' },
+        ExpressionAttributeValues: { ':p': `CONV#${conversationId}`, ':run': runId ?? '' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return snapshotOf(items);
+}
+
+function snapshotOf(items: Array<Record<string, unknown>>): TurnSnapshot {
+  const snap: TurnSnapshot = { runs: [], steps: [], messages: [], actions: [] };
+  for (const raw of items) {
+    const sk = raw.sk as string;
+    const item = stripKeys<Record<string, unknown>>(raw) as Record<string, unknown>;
+    if (sk === 'META') snap.conversation = item as unknown as Conversation;
+    else if (sk === 'INTENT') snap.intent = item.intent as PendingIntent;
+    else if (sk.startsWith('RUN#')) snap.runs.push(item as unknown as Run);
+    else if (sk.startsWith('STEP#')) snap.steps.push(item as unknown as RunStep);
+    else if (sk.startsWith('MSG#')) snap.messages.push(item as unknown as Message);
+    else if (sk.startsWith('ACTION#')) snap.actions.push(item as unknown as PendingAction);
+  }
+  return snap;
+}
+
+interface CommitPlan {
+  items: TransactItem[];
+  /** Index of the conversation touch (preview/lastMessageAt) update, whose lost condition is not a conflict. */
+  touchAt?: number;
+  /** The same update without the touch (only the pending count), or nothing, for the retry. */
+  withoutTouch?: TransactItem;
+}
+
+/** Folds the turn's writes into one operation per item (a transaction may name an item only once). */
+function foldWrites(tableName: string, conversationId: string, writes: TurnWrite[]): CommitPlan {
+  const pk = `CONV#${conversationId}`;
+  const put = (Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({
+    Put: { TableName: tableName, Item, ...(ConditionExpression ? { ConditionExpression } : {}) },
+  });
+  const items: TransactItem[] = [];
+  const runs = new Map<string, { create?: Run; patch: Partial<Run> }>();
+  const bySk = new Map<string, TransactItem>();
+  let created: Conversation | undefined;
+  let touch: Message | undefined;
+  let pending = 0;
+  let intent: TransactItem | undefined;
+  for (const w of writes) {
+    if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
+    else if (w.kind === 'run.update') {
+      const r = runs.get(w.runId) ?? { patch: {} };
+      r.patch = { ...r.patch, ...definedOnly(w.patch) };
+      runs.set(w.runId, r);
+    } else if (w.kind === 'step')
+      items.push(put({ pk, sk: stepSk(w.step.runId, w.step.seq), ...w.step }, 'attribute_not_exists(sk)'));
+    else if (w.kind === 'conversation.create') created = w.conversation;
+    else if (w.kind === 'message') {
+      const sk = `MSG#${w.message.createdAt}#${w.message.id}`;
+      bySk.set(sk, put({ pk, sk, ...w.message }));
+      if (w.touch && (!touch || touch.createdAt <= w.message.createdAt)) touch = w.message;
+    } else if (w.kind === 'pending') pending += w.delta;
+    else if (w.kind === 'audit') bySk.set(`AUDIT#${w.event.at}#${w.event.id}`, auditPut(w.event));
+    else if (w.kind === 'action.create')
+      items.push(put({ pk, sk: `ACTION#${w.action.id}`, ...w.action }, 'attribute_not_exists(sk)'));
+    else if (w.kind === 'facts.put')
+      for (const f of w.facts) {
+        const sk = DynamoFactStore.sk(f.predicate, f.args);
+        bySk.set(
+          `FACT#${sk}`,
+          put({ pk: DynamoFactStore.pk(conversationId), sk, ...storedFactSchema.parse(f) }),
+        );
+      }
+    else if (w.kind === 'fact.delete') {
+      const Key = { pk: DynamoFactStore.pk(conversationId), sk: DynamoFactStore.sk(w.predicate, w.args) };
+      bySk.set(`FACT#${Key.sk}`, { Delete: { TableName: tableName, Key } });
+    } else if (w.kind === 'intent.put')
+      intent = put({
+        pk,
+        sk: 'INTENT',
+        intent: w.intent,
+        expiresAt: epochSeconds(new Date(w.intent.expiresAt)),
+      });
+    else intent = { Delete: { TableName: tableName, Key: { pk, sk: 'INTENT' } } };
+  }
+  for (const [runId, r] of runs) items.push(runItem(tableName, pk, runId, r));
+  items.push(...bySk.values());
+  if (intent) items.push(intent);
+  function auditPut(e: AuditEvent) {
+    return put({ pk, sk: `AUDIT#${e.at}#${e.id}`, ...e });
+  }
+  if (created) {
+    items.push(put(createdMeta(pk, created, touch, pending), 'attribute_not_exists(pk)'));
+    if (created.triggerKey)
+      items.push(put({ pk: `TRIGGER#${created.triggerKey}`, sk: 'TRIGGER', conversationId: created.id }));
+    return { items };
+  }
+  if (!touch && pending === 0) return { items };
+  items.push(metaUpdate(tableName, pk, touch, pending));
+  return {
+    items,
+    touchAt: touch ? items.length - 1 : undefined,
+    ...(touch && pending ? { withoutTouch: metaUpdate(tableName, pk, undefined, pending) } : {}),
+  };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function runItem(tableName: string, pk: string, runId: string, r: { create?: Run; patch: Partial<Run> }) {
+  const sk = `RUN#${runId}`;
+  if (r.create) {
+    return {
+      Put: {
+        TableName: tableName,
+        Item: { pk, sk, ...r.create, ...r.patch },
+        ConditionExpression: 'attribute_not_exists(sk)',
+      },
+    } satisfies TransactItem;
+  }
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  for (const [k, v] of Object.entries(r.patch)) {
+    if (k === 'id' || k === 'conversationId') continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk, sk },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(sk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  } satisfies TransactItem;
+}
+
+/** A conversation created in this turn carries its messages' preview and its cards' count from the start. */
+function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pending: number) {
+  const moved = touch && c.lastMessageAt <= touch.createdAt;
+  const meta = {
+    ...c,
+    pendingCount: c.pendingCount + pending,
+    ...(moved
+      ? {
+          preview: touch.text.slice(0, PREVIEW_CHARS),
+          lastMessageAt: touch.createdAt,
+          updatedAt: touch.createdAt,
+        }
+      : {}),
+  };
+  return { pk, sk: 'META', gsi1pk: 'CONVS', gsi1sk: `${meta.lastMessageAt}#${c.id}`, ...meta };
+}
+
+/** The same update the conversation store makes per message (never moving backwards), plus the card count. */
+function metaUpdate(
+  tableName: string,
+  pk: string,
+  touch: Message | undefined,
+  pending: number,
+): TransactItem {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (touch) {
+    sets.push('preview = :p', 'lastMessageAt = :at', 'updatedAt = :at', 'gsi1sk = :g');
+    values[':p'] = touch.text.slice(0, PREVIEW_CHARS);
+    values[':at'] = touch.createdAt;
+    values[':g'] = `${touch.createdAt}#${touch.conversationId}`;
+  }
+  if (pending) {
+    sets.push('pendingCount = pendingCount + :d');
+    values[':d'] = pending;
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk, sk: 'META' },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: touch ? 'attribute_exists(pk) AND lastMessageAt <= :at' : 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * One transaction (or one per 100 items, in order, for an unusually large turn). When the only condition that
+ * failed is the preview moving backwards (a newer message got there first), the commit is retried without
+ * that part, as the per-message store ignores it; any other lost condition is a conflict.
+ */
+async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
+  for (let i = 0; i < plan.items.length; i += MAX_TRANSACT_ITEMS) {
+    const chunk = plan.items.slice(i, i + MAX_TRANSACT_ITEMS);
+    try {
+      await t.doc.send(new TransactWriteCommand({ TransactItems: chunk }));
+    } catch (e) {
+      const failed = cancelledAt(e);
+      if (!failed) throw e;
+      const touch = plan.touchAt === undefined ? -1 : plan.touchAt - i;
+      if (failed.length === 1 && failed[0]?.at === touch && failed[0].code === 'ConditionalCheckFailed') {
+        const rest = chunk.filter((_, j) => j !== touch);
+        if (plan.withoutTouch) rest.push(plan.withoutTouch);
+        if (rest.length) await t.doc.send(new TransactWriteCommand({ TransactItems: rest }));
+        continue;
+      }
+      throw new RetryableConflictError('Another worker wrote this turn first', { failed });
+    }
+  }
+}
+
+/**
+ * Which items failed and why, for a cancelled transaction; undefined for any other error. A concurrent
+ * transaction on one of the items (`TransactionConflict`) is settled by trying again, like a lost condition.
+ */
+function cancelledAt(e: unknown): Array<{ at: number; code: string }> | undefined {
+  const err = e as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
+  if (err?.name !== 'TransactionCanceledException') return undefined;
+  const failed = (err.CancellationReasons ?? []).flatMap((r, at) =>
+    r.Code && r.Code !== 'None' ? [{ at, code: r.Code }] : [],
+  );
+  return failed.length ? failed : [{ at: -1, code: 'unknown' }];
+}

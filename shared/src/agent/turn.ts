@@ -1,0 +1,311 @@
+import type { Conversation, Message, PendingAction, PendingIntent } from '../contracts/conversations';
+import type { LiveUpdate } from '../contracts/live';
+import type { Run, RunStep } from '../contracts/runs';
+import { ConflictError } from '../errors';
+import { newId } from '../ids';
+import type { ActionStore } from '../ports/action-store';
+import type { AuditLog } from '../ports/audit-log';
+import type { ConversationStore } from '../ports/conversation-store';
+import type { EventQueue } from '../ports/event-queue';
+import type { IntentStore } from '../ports/intent-store';
+import type { LiveUpdates } from '../ports/live-updates';
+import type { RunStore } from '../ports/run-store';
+import type { TurnSnapshot, TurnStore, TurnWrite } from '../ports/turn-store';
+import type { CardTimerSettings } from './card-timers';
+import type { StagedFactWrites } from './turn-fact-cache';
+
+/** The stores a turn reads and writes (the open turn stands in for them), and the effects it orders. */
+export interface TurnPorts {
+  conversations: ConversationStore;
+  actions: ActionStore;
+  intents: IntentStore;
+  runs: RunStore;
+  audit: AuditLog;
+  queue: EventQueue;
+  cardTimers?: CardTimerSettings;
+  /** Open apps are told what a commit changed, as the live-publishing stores do for direct writes. */
+  live?: LiveUpdates;
+  clock: () => Date;
+  turns?: TurnStore;
+  turn?: OpenTurn;
+}
+
+/** A turn in progress: its conversation's records as read once, and the writes not yet committed. */
+export interface OpenTurn {
+  conversationId: string;
+  runId: string | undefined;
+  /** Commits the staged writes (one transaction); nothing to write costs nothing. */
+  flush(): Promise<void>;
+  /** Where the policy's fact writes for this conversation go while the turn holds them (turn-fact-cache.ts). */
+  facts: StagedFactWrites;
+}
+
+const ACTIVE = new Set<Run['status']>(['awaiting_approval', 'running']);
+
+/**
+ * Opens a turn on one conversation (issue 14: ≤ 6 DynamoDB requests a turn): one query reads what the turn
+ * needs from the conversation's partition, and the returned deps' stores answer from it and stage their
+ * writes, which `flush()` commits in one transaction. Durability is the per-step contract, moved to the
+ * edges: every effect outside the table — a queued event, a schedule, a tool that writes (its card's
+ * transition), the assistant's notes — is preceded by a flush, so nothing leaves the process before the
+ * steps that led to it are stored, and a crash before a commit loses only work without effects (plans,
+ * reads), which the redelivered event redoes. Calls the turn cannot stage (`actions.transition`, another
+ * conversation, a store method it does not know) also commit first, then go to the store.
+ * Without a TurnStore (unit tests with in-memory stores) the deps are returned as they are.
+ */
+export async function openTurn<D extends TurnPorts>(
+  deps: D,
+  conversationId: string,
+  runId?: string,
+): Promise<D> {
+  if (!deps.turns) return deps;
+  if (
+    deps.turn &&
+    deps.turn.conversationId === conversationId &&
+    (runId === undefined || deps.turn.runId === runId)
+  )
+    return deps;
+  await deps.turn?.flush();
+  const store = deps.turns;
+  const snap = await store.load(conversationId, runId);
+  const state = new TurnState(conversationId, runId, snap);
+  let staged: TurnWrite[] = [];
+  const turn: OpenTurn = {
+    conversationId,
+    runId,
+    facts: { put() {}, delete() {} },
+    async flush() {
+      if (!staged.length) return;
+      const writes = staged;
+      staged = [];
+      await store.commit(conversationId, writes);
+      if (deps.live) await publishCommitted(deps.live, conversationId, writes);
+    },
+  };
+  const stage = (w: TurnWrite) => {
+    staged.push(w);
+  };
+  turn.facts = {
+    put: (facts) => stage({ kind: 'facts.put', facts }),
+    delete: (predicate, args) => stage({ kind: 'fact.delete', predicate, args }),
+  };
+  const ctx = { state, stage, flush: turn.flush, clock: deps.clock };
+  return {
+    ...deps,
+    turn,
+    runs: through(deps.runs, turn.flush, stagedRuns(ctx, deps.runs)),
+    conversations: through(deps.conversations, turn.flush, stagedConversations(ctx, deps.conversations)),
+    actions: through(deps.actions, turn.flush, stagedActions(ctx, deps.actions)),
+    intents: through(deps.intents, turn.flush, stagedIntents(ctx, deps.intents)),
+    audit: through(deps.audit, turn.flush, stagedAudit(ctx, deps.audit)),
+    queue: through(deps.queue, turn.flush, {}),
+    ...(deps.cardTimers?.timers
+      ? { cardTimers: { ...deps.cardTimers, timers: through(deps.cardTimers.timers, turn.flush, {}) } }
+      : {}),
+  };
+}
+
+/** The same hints the live-publishing stores send after a direct write, once the commit holds. */
+async function publishCommitted(live: LiveUpdates, conversationId: string, writes: TurnWrite[]) {
+  const updates: LiveUpdate[] = [];
+  let changed = false;
+  for (const w of writes) {
+    if (w.kind === 'conversation.create' || w.kind === 'pending') changed = true;
+    else if (w.kind === 'message')
+      updates.push({ type: 'message.created', conversationId, messageId: w.message.id });
+    else if (w.kind === 'action.create')
+      updates.push({ type: 'card.changed', conversationId, actionId: w.action.id, status: w.action.status });
+  }
+  if (changed) updates.unshift({ type: 'conversation.changed', conversationId });
+  for (const u of updates) await live.publish(u);
+}
+
+/** The conversation's records as this turn sees them: the snapshot plus its own staged writes. */
+class TurnState {
+  conversation?: Conversation;
+  runs: Map<string, Run>;
+  steps: Map<number, RunStep>;
+  intent?: PendingIntent;
+  messages: Message[];
+  actions: Map<string, PendingAction>;
+
+  constructor(
+    readonly conversationId: string,
+    readonly runId: string | undefined,
+    snap: TurnSnapshot,
+  ) {
+    if (snap.conversation) this.conversation = snap.conversation;
+    this.runs = new Map(snap.runs.map((r) => [r.id, r]));
+    this.steps = new Map(snap.steps.map((s) => [s.seq, s]));
+    if (snap.intent) this.intent = snap.intent;
+    this.messages = [...snap.messages];
+    this.actions = new Map(snap.actions.map((a) => [a.id, a]));
+  }
+}
+
+interface StageCtx {
+  state: TurnState;
+  stage(w: TurnWrite): void;
+  flush(): Promise<void>;
+  clock: () => Date;
+}
+
+/**
+ * The store with `own` methods answering for this turn's conversation; every other call (another
+ * conversation, a method the turn does not stage — including ones added to the port later) commits the
+ * staged writes first and then goes to the store, so nothing is ever written out of order.
+ */
+function through<T extends object>(real: T, flush: () => Promise<void>, own: Partial<T>): T {
+  return new Proxy(real, {
+    get(target, prop, receiver) {
+      const mine = (own as Record<PropertyKey, unknown>)[prop];
+      if (typeof mine === 'function') return mine;
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await flush();
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+function stagedRuns({ state, stage, flush }: StageCtx, real: RunStore): Partial<RunStore> {
+  const mine = (c: string) => c === state.conversationId;
+  return {
+    async create(run) {
+      if (!mine(run.conversationId)) return flush().then(() => real.create(run));
+      if (state.runs.has(run.id)) return;
+      state.runs.set(run.id, run);
+      stage({ kind: 'run.create', run });
+    },
+    async get(c, r) {
+      return mine(c) ? state.runs.get(r) : flush().then(() => real.get(c, r));
+    },
+    async update(c, r, patch) {
+      const current = mine(c) ? state.runs.get(r) : undefined;
+      if (!current) return flush().then(() => real.update(c, r, patch));
+      const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      state.runs.set(r, { ...current, ...defined });
+      stage({ kind: 'run.update', runId: r, patch: defined });
+    },
+    async appendStep(c, step) {
+      if (!mine(c) || step.runId !== state.runId) return flush().then(() => real.appendStep(c, step));
+      if (state.steps.has(step.seq)) return false;
+      state.steps.set(step.seq, step);
+      stage({ kind: 'step', step });
+      return true;
+    },
+    async listSteps(c, r) {
+      if (!mine(c) || r !== state.runId) return flush().then(() => real.listSteps(c, r));
+      return [...state.steps.values()].sort((a, b) => a.seq - b.seq);
+    },
+    async findActive(c) {
+      if (!mine(c)) return flush().then(() => real.findActive(c));
+      return [...state.runs.values()]
+        .filter((r) => ACTIVE.has(r.status))
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    },
+  };
+}
+
+function stagedConversations(
+  { state, stage, flush }: StageCtx,
+  real: ConversationStore,
+): Partial<ConversationStore> {
+  const mine = (c: string) => c === state.conversationId;
+  return {
+    async create(c) {
+      if (!mine(c.id)) return flush().then(() => real.create(c));
+      if (state.conversation) throw new ConflictError(`Conversation ${c.id} exists`);
+      state.conversation = { ...c };
+      stage({ kind: 'conversation.create', conversation: c });
+    },
+    async get(id) {
+      return mine(id) ? state.conversation : flush().then(() => real.get(id));
+    },
+    async appendMessage(m) {
+      if (!mine(m.conversationId)) return flush().then(() => real.appendMessage(m));
+      const sk = (x: Message) => `${x.createdAt}#${x.id}`;
+      if (state.messages.some((x) => sk(x) === sk(m))) return;
+      state.messages.push(m);
+      state.messages.sort((a, b) => (sk(a) < sk(b) ? -1 : 1));
+      const c = state.conversation;
+      const touch = m.role !== 'tool' && c !== undefined && c.lastMessageAt <= m.createdAt;
+      if (touch && c) {
+        c.preview = m.text.slice(0, 160);
+        c.lastMessageAt = m.createdAt;
+        c.updatedAt = m.createdAt;
+      }
+      stage({ kind: 'message', message: m, touch });
+    },
+    async listMessages(id, opts) {
+      if (!mine(id)) return flush().then(() => real.listMessages(id, opts));
+      return opts?.limit ? state.messages.slice(-opts.limit) : [...state.messages];
+    },
+    async adjustPending(id, delta) {
+      // A decrement keeps the store's never-below-zero check; a missing conversation is a no-op there too.
+      if (!mine(id) || delta < 0) return flush().then(() => real.adjustPending(id, delta));
+      if (!state.conversation) return;
+      state.conversation.pendingCount += delta;
+      stage({ kind: 'pending', delta });
+    },
+  };
+}
+
+function stagedActions({ state, stage, flush }: StageCtx, real: ActionStore): Partial<ActionStore> {
+  const mine = (c: string) => c === state.conversationId;
+  return {
+    async create(a) {
+      if (!mine(a.conversationId)) return flush().then(() => real.create(a));
+      if (state.actions.has(a.id)) throw new ConflictError(`Action ${a.id} exists`);
+      state.actions.set(a.id, a);
+      stage({ kind: 'action.create', action: a });
+    },
+    async get(c, a) {
+      return mine(c) ? state.actions.get(a) : flush().then(() => real.get(c, a));
+    },
+    async listByConversation(c) {
+      return mine(c) ? [...state.actions.values()] : flush().then(() => real.listByConversation(c));
+    },
+    async transition(c, a, from, to, patch) {
+      await flush();
+      const out = await real.transition(c, a, from, to, patch);
+      if (!mine(c)) return out;
+      // Lost the race: what this turn read is stale, so the card is read again for whoever follows its state.
+      const now = out ?? (await real.get(c, a));
+      if (now) state.actions.set(now.id, now);
+      else state.actions.delete(a);
+      return out;
+    },
+  };
+}
+
+function stagedIntents({ state, stage, flush }: StageCtx, real: IntentStore): Partial<IntentStore> {
+  const mine = (c: string) => c === state.conversationId;
+  return {
+    async get(c, now) {
+      if (!mine(c)) return flush().then(() => real.get(c, now));
+      return state.intent && new Date(state.intent.expiresAt) > now ? state.intent : undefined;
+    },
+    async put(i) {
+      if (!mine(i.conversationId)) return flush().then(() => real.put(i));
+      state.intent = i;
+      stage({ kind: 'intent.put', intent: i });
+    },
+    async clear(c) {
+      if (!mine(c)) return flush().then(() => real.clear(c));
+      delete state.intent;
+      stage({ kind: 'intent.clear' });
+    },
+  };
+}
+
+function stagedAudit({ state, stage, flush, clock }: StageCtx, real: AuditLog): Partial<AuditLog> {
+  return {
+    async append(e) {
+      if (e.conversationId !== state.conversationId) return flush().then(() => real.append(e));
+      stage({ kind: 'audit', event: { ...e, id: newId('au_'), at: e.at ?? clock().toISOString() } });
+    },
+  };
+}

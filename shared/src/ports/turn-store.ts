@@ -1,0 +1,57 @@
+import type {
+  AuditEvent,
+  Conversation,
+  Message,
+  PendingAction,
+  PendingIntent,
+} from '../contracts/conversations';
+import type { Run, RunStep } from '../contracts/runs';
+import type { FactValue, StoredFact } from './fact-store';
+
+/**
+ * One agent turn's persistence at the physical limit (issue 14): everything a turn needs from its
+ * conversation is read with one query of the conversation's partition, and everything it writes is committed
+ * together (one transaction), so a turn costs a handful of requests instead of one per record.
+ */
+export interface TurnSnapshot {
+  conversation?: Conversation;
+  /** Every run of the conversation (small records): the one being driven and the one a card waits on. */
+  runs: Run[];
+  /** The steps of the run being driven (only that run's). */
+  steps: RunStep[];
+  /** The stored pending intent, expired or not (the caller checks expiry: TTL deletion is lazy). */
+  intent?: PendingIntent;
+  /** Oldest first. */
+  messages: Message[];
+  actions: PendingAction[];
+}
+
+/** One record a turn writes; the store folds the writes to one item into one (a transaction allows one each). */
+export type TurnWrite =
+  | { kind: 'run.create'; run: Run }
+  | { kind: 'run.update'; runId: string; patch: Partial<Run> }
+  | { kind: 'step'; step: RunStep }
+  | { kind: 'conversation.create'; conversation: Conversation }
+  /** `touch`: the message moves the conversation's preview and lastMessageAt (never backwards). */
+  | { kind: 'message'; message: Message; touch: boolean }
+  /** Only increments are staged: a decrement keeps its never-below-zero check as a direct write. */
+  | { kind: 'pending'; delta: number }
+  | { kind: 'audit'; event: AuditEvent }
+  | { kind: 'action.create'; action: PendingAction }
+  | { kind: 'intent.put'; intent: PendingIntent }
+  | { kind: 'intent.clear' }
+  /** The policy's working memory (its own partition, FACTS#<conversation>), written with the turn. */
+  | { kind: 'facts.put'; facts: StoredFact[] }
+  | { kind: 'fact.delete'; predicate: string; args: FactValue[] };
+
+export interface TurnStore {
+  /** The conversation a trigger key (`sms:+1…`, `email:<thread>`) feeds, without reading the conversation. */
+  conversationIdFor(triggerKey: string): Promise<string | undefined>;
+  load(conversationId: string, runId?: string): Promise<TurnSnapshot>;
+  /**
+   * Writes all of it or none of it. A record that another worker created first (the run, a step, the card,
+   * the conversation) fails the whole commit with a retryable ConflictError: nothing of this attempt was
+   * written, and the redelivered event replays what the winner stored.
+   */
+  commit(conversationId: string, writes: TurnWrite[]): Promise<void>;
+}
