@@ -4,6 +4,7 @@ import { contactDirectory } from '../tools/contact-directory';
 import { escalate } from '../tools/escalation';
 import { googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
+import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
@@ -27,6 +28,7 @@ export async function writeToolRegistry(
     ...bindAll(googleTools, schemaOnly),
     ...bindAll(clickUpTools, schemaOnly),
     ...bindAll(workspaceTools, schemaOnly),
+    bindTool(proposePolicyChange, schemaOnly),
   ];
   const readTools = new Map<string, BoundTool>();
   if (c.OPENPHONE_API_KEY) {

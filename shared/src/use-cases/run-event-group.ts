@@ -9,9 +9,11 @@ import type { EventEnvelope, EventOf } from '../contracts/events';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
+import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
+import { runResearchNode } from './run-research-node';
 
 export interface AgentOutcome {
   runId?: string;
@@ -26,6 +28,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   checkDecision?: DecideApprovalDeps['checkDecision'];
   /** Phone calls as their Quo events build them up (follow #20). */
   calls?: CallStore;
+  /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
+  research?: ResearchDeps;
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
@@ -91,6 +95,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'call.summarized':
     case 'call.transcribed':
       return handleCallEvent(deps, primary);
+    case 'research.node':
+      return deps.research
+        ? runResearchNode(deps.research, primary)
+        : { outcome: 'research is not configured' };
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }

@@ -4,12 +4,14 @@ import { createEvent } from './create-event';
 import { createTask } from './create-task';
 import { lookup } from './lookup';
 import { remember } from './remember';
+import { research } from './research';
 import { sendEmail } from './send-email';
 import { sendText } from './send-text';
 
 /** The chat intents in the order a new request is tried against them (the first that recognises it wins). */
 export const CHAT_INTENTS: readonly ChatIntent[] = [
   remember,
+  research,
   sendText,
   sendEmail,
   createTask,
