@@ -7,6 +7,7 @@ import { remember } from './remember';
 import { research } from './research';
 import { sendEmail } from './send-email';
 import { sendText } from './send-text';
+import { teamQuestion } from './team-question';
 
 /** The chat intents in the order a new request is tried against them (the first that recognises it wins). */
 export const CHAT_INTENTS: readonly ChatIntent[] = [
@@ -18,4 +19,6 @@ export const CHAT_INTENTS: readonly ChatIntent[] = [
   calendar,
   createEvent,
   lookup,
+  // Last: any other question is answered from the conversations and notes.
+  teamQuestion,
 ];
