@@ -86,10 +86,19 @@ export async function receiveSmsWebhook(
     });
   }
   if (!outcome.ran) {
-    deps.log.info('webhook.duplicate', { deliveryId, reason: outcome.reason });
+    deps.log.info('webhook.duplicate', {
+      deliveryId,
+      correlationId: event.correlationId,
+      reason: outcome.reason,
+    });
     return { status: 'duplicate', reason: 'delivery already received' };
   }
-  deps.log.info('webhook.enqueued', { eventId: event.id, type: event.type, urgent: plan.urgent });
+  deps.log.info('webhook.enqueued', {
+    eventId: event.id,
+    type: event.type,
+    correlationId: event.correlationId,
+    urgent: plan.urgent,
+  });
   return { status: 'enqueued', eventId: event.id, type: event.type, urgent: plan.urgent };
 }
 
