@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { GuardVerdict, ToolCallRequest } from '../ports/tool-guard';
+import type { GuardVerdict, ToolCallRequest } from './tool-guard';
 import { normalizeWorkspacePath } from './workspace-paths';
 
 /**
