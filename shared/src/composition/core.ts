@@ -18,7 +18,7 @@ import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store'
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
-import { timersFromConfig } from '../adapters/eventbridge-scheduler';
+import { timersFromConfig } from '../adapters/lazy-scheduler';
 import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
