@@ -23,6 +23,7 @@ import { buildClickUpToolDeps, clickUpTools } from '../tools/clickup';
 import { contactDirectory } from '../tools/contact-directory';
 import { buildDbSearchToolDeps, dbSearchTools } from '../tools/db-search';
 import { escalate } from '../tools/escalation';
+import { scheduleFollowUp } from '../tools/followups';
 import { buildGoogleToolDeps, googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { pageBudgetDeps } from '../tools/page-budget-wiring';
@@ -83,6 +84,9 @@ export async function buildAgent(
   const web = buildWebToolDeps(c);
   if (web.fallback) tools.push(...bindAll(webTools, web.fallback));
   tools.push(bindTool(runCodeTool, {}));
+  // Timed follow-ups need the scheduler (EventBridge Scheduler; the emulator locally).
+  const timers = core.cardTimers.timers;
+  if (timers) tools.push(bindTool(scheduleFollowUp, { followups: core.followups, timers }));
 
   let workspace: Workspace | undefined;
   if (c.MEMORY_GIT_URL) {

@@ -9,6 +9,7 @@ import type { EventEnvelope, EventOf } from '../contracts/events';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
+import type { FollowUpStore } from '../ports/followup-store';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
@@ -26,6 +27,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   checkDecision?: DecideApprovalDeps['checkDecision'];
   /** Phone calls as their Quo events build them up (follow #20). */
   calls?: CallStore;
+  /** Scheduled conditional texts and reminders (follow #20). */
+  followups?: FollowUpStore;
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
