@@ -130,6 +130,7 @@ export async function buildAgent(
     triage: createTriageClassifier(),
     urgentKeywords: c.URGENT_KEYWORDS,
     settings: {
+      threadWindowDays: c.THREAD_WINDOW_DAYS,
       teamName: c.TEAM_NAME,
       timezone: c.TEAM_TIMEZONE,
       maxIterations: c.MAX_ITERATIONS,
