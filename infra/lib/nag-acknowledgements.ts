@@ -54,6 +54,17 @@ export function acknowledgeNagFindings(stateful: Stack, stateless: Stack) {
       id: `AwsSolutions-IAM5[Resource::${arn}]`,
       reason: 'The deployment handler reads the PWA asset from the CDK bootstrap asset bucket.',
     })),
+    // The live channel: post to / drop connections of the WebSocket API's one stage; ids exist only at run time.
+    ...[
+      '<AWS::Region>:<AWS::AccountId>',
+      ...(Token.isUnresolved(stateless.region)
+        ? []
+        : [`${stateless.region}:${stateless.account}`, `${stateless.region}:<AWS::AccountId>`]),
+    ].map((where) => ({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:${where}:<LiveSocketApi2A9757C5>/live/*/@connections/*]`,
+      reason:
+        'execute-api:ManageConnections on the live WebSocket API stage: the connection id (and POST/DELETE/GET) is only known at run time; no other API or stage is reachable.',
+    })),
     {
       id: 'AwsSolutions-L1',
       reason:

@@ -19,6 +19,7 @@ import { SCHEDULES } from '../../shared/src/schedules';
 import type { SecretGroup } from '../../shared/src/secret-groups';
 import type { Deployment } from './deployment';
 import { WebDistribution } from './edge/web-distribution';
+import { addLiveSocket } from './live-socket';
 import { EVENTS_MAX_RECEIVE_COUNT, WORKER_TIMEOUT_SECONDS } from './stateful-stack';
 import { addTimers } from './timers';
 import { TsFunction } from './ts-function';
@@ -146,7 +147,21 @@ export class StatelessStack extends Stack {
         memorySize: 1536,
       },
     );
-    this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker };
+    // The live channel's $connect/$disconnect/$default: verifies the session, keeps the connection.
+    const liveSocket = make(
+      'LiveSocket',
+      'functions/live-socket.ts',
+      { secrets: ['api'], table: TABLE_INGRESS },
+      { timeout: Duration.seconds(10), reservedConcurrentExecutions: d.API_CONCURRENCY },
+    );
+    const live = addLiveSocket(this, {
+      socketFn: liveSocket,
+      // Every function that writes conversations, messages or cards tells open apps (the API also names the
+      // socket in its public config).
+      publishers: [api, apiStream, worker],
+      throttle: { rateLimit: d.API_RATE_LIMIT, burstLimit: d.API_BURST_LIMIT },
+    });
+    this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker, liveSocket };
     for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);
     // The worker sets and clears card timers; the API sets a retried card's expiry.
@@ -186,6 +201,7 @@ export class StatelessStack extends Stack {
         ? Certificate.fromCertificateArn(this, 'Certificate', d.CERTIFICATE_ARN)
         : undefined,
       clerkPublishableKey: props.settings?.CLERK_PUBLISHABLE_KEY,
+      liveSocketOrigin: live.origin,
       webDist: existsSync(webDist) ? webDist : undefined,
       webAclArn: props.webAclArn,
     });

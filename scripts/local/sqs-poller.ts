@@ -3,10 +3,15 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
 
+/** Concurrent batches by default: Lambda's event source mapping runs several invocations at once too. */
+export const DEFAULT_POLLER_CONCURRENCY = 5;
+
 /**
  * The local stand-in for Lambda's SQS event source mapping: long-polls the queue, invokes the worker with a
  * real SQS batch event, deletes the records that succeeded and leaves `batchItemFailures` on the queue so
  * they are redelivered after the visibility timeout (and dead-lettered by the redrive policy).
+ * `concurrency` pollers run side by side, each with its own batch in flight, as concurrent Lambda invocations
+ * do: a slow batch does not hold up the messages behind it (research leaves really run in parallel).
  */
 export function startSqsPoller(opts: {
   client: SQSClient;
@@ -14,12 +19,24 @@ export function startSqsPoller(opts: {
   queueArn: string;
   handler: () => Promise<SqsHandler>;
   batchSize?: number;
+  concurrency?: number;
   onError?: (e: unknown) => void;
 }) {
   let running = true;
-  let idle: () => void = () => {};
-  const loop = (async () => {
-    while (running) {
+  const loops = Array.from({ length: Math.max(1, opts.concurrency ?? DEFAULT_POLLER_CONCURRENCY) }, () =>
+    pollLoop(opts, () => running),
+  );
+  return {
+    async stop() {
+      running = false;
+      await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 3000))]);
+    },
+  };
+}
+
+function pollLoop(opts: Parameters<typeof startSqsPoller>[0], running: () => boolean): Promise<void> {
+  return (async () => {
+    while (running()) {
       try {
         const res = await opts.client.send(
           new ReceiveMessageCommand({
@@ -65,21 +82,10 @@ export function startSqsPoller(opts: {
           );
         }
       } catch (e) {
-        if (!running) break;
+        if (!running()) break;
         opts.onError?.(e);
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    idle();
   })();
-  return {
-    async stop() {
-      running = false;
-      await Promise.race([
-        loop,
-        new Promise<void>((r) => (idle = r)),
-        new Promise((r) => setTimeout(r, 3000)),
-      ]);
-    },
-  };
 }

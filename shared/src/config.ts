@@ -126,6 +126,16 @@ export const configSchema = z.object({
    */
   STALE_EXECUTING_SECONDS: int(360),
 
+  // Research tasks (issue 21): budget per task, when a person reviews the plan, retries per step.
+  RESEARCH_MAX_NODES: int(30),
+  RESEARCH_MAX_TOKENS: int(200_000),
+  RESEARCH_MAX_MINUTES: int(10),
+  /** A plan with more steps than this (or any web/compute step) waits for a person's approval. */
+  RESEARCH_REVIEW_ABOVE: int(6),
+  RESEARCH_MAX_ATTEMPTS: int(3),
+  /** How long a worker owns a claimed step; at least the worker's timeout, so a live worker is never overtaken. */
+  RESEARCH_LEASE_SECONDS: int(360),
+
   // Timers (EventBridge Scheduler; locally its emulator) and what runs on them.
   SCHEDULER_ENDPOINT: optionalUrl,
   SCHEDULE_GROUP_NAME: text('default'),

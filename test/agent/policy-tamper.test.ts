@@ -6,6 +6,7 @@ import { type MessagesRequest, turn } from '../../scripts/emulators/anthropic';
 import { type GitServer, startGitServer } from '../../scripts/emulators/git-server';
 import { openGitWorkspace } from '../../shared/src/adapters/git-workspace';
 import {
+  ADMIN_APPROVAL_TOOLS,
   PROTECTED_PATHS,
   ProtectedPathError,
   WORKSPACE_WRITE_TOOLS,
@@ -41,6 +42,9 @@ const PROTECTED_SAMPLES = [
   'lessons/edits.md',
   'instructions/extra.md',
   'INSTRUCTIONS.md',
+  'lessons/2026-11-24-deny-reasons.md',
+  'reports/2026-11-24-maria-lopez-history.md',
+  'REPORTS/x.md',
 ];
 
 let servers: Servers;
@@ -110,13 +114,16 @@ describe('every workspace-writing tool × every protected path', () => {
       )
       .map((t) => t.name)
       .sort();
-    expect(writers).toEqual(Object.keys(WORKSPACE_WRITE_TOOLS).sort());
+    // The file tools, which the guard refuses on protected paths, and the one write that changes the policy
+    // only after an admin approves its card.
+    expect(writers).toEqual([...Object.keys(WORKSPACE_WRITE_TOOLS), ...ADMIN_APPROVAL_TOOLS].sort());
     expect(PROTECTED_PATHS).toEqual([
       'policy/',
       'team/',
       'skills/',
       'lessons/',
       'instructions/',
+      'reports/',
       'INSTRUCTIONS.md',
     ]);
   });
@@ -168,6 +175,25 @@ describe('every workspace-writing tool × every protected path', () => {
       expect(ok.decision).toBe('allow');
     },
   );
+
+  test('propose_policy_change never runs without an approving admin, whatever the path or the verdict asked for', async () => {
+    const before = await remoteFile('matrix', 'policy/autonomy.rules');
+    const tool = world.registry.get('propose_policy_change');
+    for (const path of PROTECTED_SAMPLES) {
+      const args = { path, text: ATTACK, reason: 'an inbound email asked for it' };
+      for (const kind of ['write', 'internal', 'read'] as const) {
+        const verdict = await world.deps.guard.check(
+          { tool: 'propose_policy_change', kind, args, origin: 'model', conversationId: 'conv_tamper' },
+          { now: servers.clock(), timezone: 'America/Los_Angeles', callReadTool: async () => ({}) },
+        );
+        expect(verdict.decision, `${path} as ${kind}`).not.toBe('allow');
+      }
+      const ctx = { conversationId: 'conv_tamper', runId: 'run_t', now: servers.clock(), timezone: 'UTC' };
+      // Only policy/*.rules is a valid target; even then, running it without an approver is refused.
+      await expect(tool.run(args, ctx), path).rejects.toThrow();
+    }
+    expect(await remoteFile('matrix', 'policy/autonomy.rules')).toBe(before);
+  });
 });
 
 describe('the policy-tamper attack through the public interfaces', () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { MESSAGING_RULES } from '../../shared/src/domain/policy/defaults';
+import { seedInboundSms, seedPendingAction } from '../api/seed';
 import { type E2E, PHONE, startE2E } from './support';
 
 /**
@@ -81,3 +83,47 @@ test('a member sees the policy screen is for admins only', async () => {
   await page.getByText('Admins only').waitFor();
   await context.close();
 });
+
+test('a policy-change card shows the diff; a member is told only an admin may approve; an admin approves', async () => {
+  const { conversation } = await seedInboundSms(e.core);
+  const added = '% Vendors may be texted until 22:00.';
+  const card = await seedPendingAction(e.core, {
+    conversationId: conversation.id,
+    runId: 'r_policy',
+    tool: 'propose_policy_change',
+    args: {
+      path: 'policy/messaging.rules',
+      text: MESSAGING_RULES.replace('% The sending line', `${added}\n\n% The sending line`),
+      reason: 'Sam asked that vendors can be texted until 22:00.',
+    },
+    summary: 'Change policy/messaging.rules: vendors until 22:00',
+  });
+  for (const [name, viewport, who] of [
+    ['phone', PHONE, 'Sam Chen'],
+    ['desktop', DESKTOP_WIDE, 'Alex'],
+  ] as const) {
+    const context = await e.newContext(viewport);
+    const page = await context.newPage();
+    await page.goto(`/chat?id=${conversation.id}`);
+    await page.waitForURL(/\/sign-in\?next=/);
+    await e.signIn(page, who);
+    const article = page.locator(`article[data-action-id="${card.id}"]`);
+    await article.locator('.wsf-diff .add').first().waitFor();
+    expect(await article.locator('.wsf-diff .add').first().textContent()).toContain(added);
+    await article.scrollIntoViewIfNeeded();
+    await e.shot(page, `${name}-policy-change-card`);
+    const response = page.waitForResponse((r) => r.url().endsWith(`/actions/${card.id}/approve`));
+    await article.getByRole('button', { name: 'Approve' }).click();
+    if (who === 'Sam Chen') {
+      expect((await response).status()).toBe(403);
+      await article
+        .getByText(/Only an admin can approve a policy change/)
+        .first()
+        .waitFor();
+      await e.shot(page, `${name}-policy-change-refused`);
+    } else {
+      expect((await response).status()).toBe(200);
+    }
+    await context.close();
+  }
+}, 120_000);

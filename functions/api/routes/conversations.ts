@@ -59,7 +59,12 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       actionId: c.req.param('aid'),
       decision: 'approve',
       ...(body.args ? { editedArgs: body.args } : {}),
-      user: { id: user.id, email: user.email },
+      user: {
+        id: user.id,
+        email: user.email,
+        isAdmin: user.isAdmin,
+        ...(user.name ? { name: user.name } : {}),
+      },
     });
     return reply(c, decisionResponse, { action });
   });

@@ -6,6 +6,7 @@ import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
 import { registerMediaRoutes } from './media';
 import { registerMemoryRoutes } from './memory';
+import { registerResearchRoutes } from './research';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
 import { registerWorkspaceFileRoutes } from './workspace-files';
@@ -28,6 +29,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerMemoryRoutes(app);
   registerWorkspaceFileRoutes(app);
   registerMediaRoutes(app);
+  registerResearchRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);
 }

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import {
   deleteWorkspaceFileResponse,
+  diffWorkspaceFileRequest,
+  diffWorkspaceFileResponse,
   tryPolicyRequest,
   tryPolicyResponse,
   workspaceFileQuery,
@@ -12,6 +14,7 @@ import {
 import { tryPolicy } from '../../../shared/src/use-cases/try-policy';
 import {
   deleteWorkspaceFile,
+  diffWorkspaceFile,
   listWorkspaceFiles,
   readWorkspaceFile,
   writeWorkspaceFile,
@@ -55,6 +58,13 @@ export function registerWorkspaceFileRoutes(app: Hono<AppEnv>) {
     const core = c.get('core');
     const done = await deleteWorkspaceFile({ workspace: await core.memoryWorkspace() }, currentUser(c), path);
     return reply(c, deleteWorkspaceFileResponse, done);
+  });
+
+  app.post('/api/workspace/diff', async (c) => {
+    const { path, text } = await readJson(c, diffWorkspaceFileRequest);
+    const core = c.get('core');
+    const diff = await diffWorkspaceFile({ workspace: await core.memoryWorkspace() }, path, text);
+    return reply(c, diffWorkspaceFileResponse, diff);
   });
 
   app.post('/api/admin/policy/try', async (c) => {

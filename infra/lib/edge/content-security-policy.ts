@@ -17,14 +17,15 @@ export function clerkFrontendApi(publishableKey: string | undefined): string | u
  * its CSS-in-JS). No key configured yet → Clerk development instances' hosts, so a first deploy still loads.
  * frame-ancestors 'none': nobody may frame the app (clickjacking on the approve button).
  */
-export function contentSecurityPolicy(publishableKey: string | undefined): string {
+export function contentSecurityPolicy(publishableKey: string | undefined, liveSocketOrigin?: string): string {
   const fapi = clerkFrontendApi(publishableKey);
   const clerk = fapi ? `https://${fapi}` : 'https://*.clerk.accounts.dev';
   const cloudflare = 'https://challenges.cloudflare.com';
   return [
     "default-src 'self'",
     `script-src 'self' ${clerk} ${cloudflare}`,
-    `connect-src 'self' ${clerk}`,
+    // The live channel's socket is the WebSocket API's own host (issue 19).
+    `connect-src 'self' ${clerk}${liveSocketOrigin ? ` ${liveSocketOrigin}` : ''}`,
     "img-src 'self' data: https://img.clerk.com",
     "style-src 'self' 'unsafe-inline'",
     "worker-src 'self' blob:",

@@ -34,6 +34,8 @@ export interface WebDistributionProps {
   domainName?: string;
   certificate?: ICertificate;
   clerkPublishableKey?: string;
+  /** The live channel's WebSocket origin (`wss://…`), allowed in the PWA's connect-src. */
+  liveSocketOrigin?: string;
   /** The built PWA (web/dist); absent → no deployment of files (infra tests without a web build). */
   webDist?: string;
   webAclArn?: string;
@@ -57,7 +59,7 @@ export class WebDistribution extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
     });
-    const headers = securityHeaders(this, props.clerkPublishableKey);
+    const headers = securityHeaders(this, props.clerkPublishableKey, props.liveSocketOrigin);
     const spaRoutes = new EdgeFunction(this, 'SpaRoutes', {
       runtime: FunctionRuntime.JS_2_0,
       comment: 'Serves index.html for PWA routes; JSON 404 for unknown API paths',
@@ -116,12 +118,16 @@ export class WebDistribution extends Construct {
   }
 }
 
-function securityHeaders(scope: Construct, clerkPublishableKey: string | undefined) {
+function securityHeaders(
+  scope: Construct,
+  clerkPublishableKey: string | undefined,
+  liveSocketOrigin: string | undefined,
+) {
   return new ResponseHeadersPolicy(scope, 'SecurityHeaders', {
     comment: 'Switchboard: CSP (self + Clerk), HSTS, nosniff, no framing, strict referrer',
     securityHeadersBehavior: {
       contentSecurityPolicy: {
-        contentSecurityPolicy: contentSecurityPolicy(clerkPublishableKey),
+        contentSecurityPolicy: contentSecurityPolicy(clerkPublishableKey, liveSocketOrigin),
         override: true,
       },
       strictTransportSecurity: {

@@ -18,9 +18,9 @@ import git, { type ReadCommitResult, type WalkerEntry } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { diff3Merge } from 'node-diff3';
 import { z } from 'zod';
-import { memorySeedFiles, type SeedFile } from '../agent/memory-seed';
 import type { Config } from '../config';
 import type { MemoryCommit, MemoryFileChange } from '../contracts/memory';
+import { memorySeedFiles, type SeedFile } from '../domain/memory-seed';
 import {
   assertNoSymlinks,
   assertWorkspaceFileSize,
@@ -87,7 +87,7 @@ export const gitWorkspaceSettingsSchema = z.object({
 export type GitWorkspaceOptions = z.input<typeof gitWorkspaceSettingsSchema> & {
   logger?: WorkspaceLogger;
   now?: () => Date;
-  /** Overrides the default seed (shared/src/agent/memory-seed.ts). */
+  /** Overrides the default seed (shared/src/domain/memory-seed.ts). */
   seedFiles?: SeedFile[];
 };
 

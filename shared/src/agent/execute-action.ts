@@ -89,7 +89,14 @@ async function invoke(
   let result: unknown;
   try {
     if (!valid.ok) throw new Error(`the arguments are not valid for ${action.tool}: ${valid.reason}`);
-    result = await tool.run(valid.args, { ...ctx, actionId: action.id });
+    const approvedBy = action.decidedBy
+      ? { email: action.decidedBy, ...(action.decidedByName ? { name: action.decidedByName } : {}) }
+      : undefined;
+    result = await tool.run(valid.args, {
+      ...ctx,
+      actionId: action.id,
+      ...(approvedBy ? { approvedBy } : {}),
+    });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const outcomeUnknown = (e as { outcomeUnknown?: boolean }).outcomeUnknown === true;

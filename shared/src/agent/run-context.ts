@@ -1,7 +1,7 @@
-import { costUsd } from '../adapters/anthropic-model';
 import type { Conversation, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
 import type { Usage } from '../contracts/runs';
+import { costUsd } from '../domain/model-pricing';
 import { ConflictError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';

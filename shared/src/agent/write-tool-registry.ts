@@ -5,6 +5,7 @@ import { escalate } from '../tools/escalation';
 import { scheduleFollowUp } from '../tools/followups';
 import { googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
+import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
@@ -29,6 +30,7 @@ export async function writeToolRegistry(
     ...bindAll(googleTools, schemaOnly),
     ...bindAll(clickUpTools, schemaOnly),
     ...bindAll(workspaceTools, schemaOnly),
+    bindTool(proposePolicyChange, schemaOnly),
   ];
   const readTools = new Map<string, BoundTool>();
   if (c.OPENPHONE_API_KEY) {

@@ -7,6 +7,7 @@ import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
 import { guardSensitiveReplies, workspaceSensitiveValues } from '../agent/sensitive-guard';
+import { checkEditedRulebase } from '../agent/team-rulebase';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
@@ -27,13 +28,16 @@ import { scheduleFollowUp } from '../tools/followups';
 import { buildGoogleToolDeps, googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { pageBudgetDeps } from '../tools/page-budget-wiring';
+import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
+import { startResearchTool } from '../tools/research';
 import { runCodeTool } from '../tools/sandbox';
 import { buildWebToolDeps, webTools } from '../tools/web';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
 import type { Core } from './core';
+import { buildResearchDeps, buildResearchStartDeps } from './research';
 
 /**
  * Config → the agent's tools, guard and model. An integration whose credentials are absent is simply not
@@ -87,11 +91,14 @@ export async function buildAgent(
   // Timed follow-ups need the scheduler (EventBridge Scheduler; the emulator locally).
   const timers = core.cardTimers.timers;
   if (timers) tools.push(bindTool(scheduleFollowUp, { followups: core.followups, timers }));
+  tools.push(bindTool(startResearchTool, buildResearchStartDeps(core)));
 
   let workspace: Workspace | undefined;
   if (c.MEMORY_GIT_URL) {
     workspace = await openGitWorkspace({ ...gitWorkspaceOptionsFromConfig(c), logger: core.log });
     tools.push(...bindAll(workspaceTools, { workspace }));
+    // Runs only after an admin approved its card; writes policy/ as that admin (never the file tools).
+    tools.push(bindTool(proposePolicyChange, { workspace, checkRulebase: checkEditedRulebase }));
   }
 
   // Validate against every tool the system defines, configured here or not: a guard for an integration
@@ -168,6 +175,11 @@ export async function buildAgent(
         readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
     }),
   };
+  deps.research = buildResearchDeps(core, {
+    registry,
+    ...(deps.model ? { model: deps.model } : {}),
+    ...(workspace ? { workspace } : {}),
+  });
   return { deps, registry, ...(workspace ? { workspace } : {}) };
 }
 

@@ -6,6 +6,7 @@ import type { PushSender, PushSubscriptionStore } from '../ports/push';
 import type { Workspace } from '../ports/workspace';
 import type { DecideApprovalDeps } from '../use-cases/decide-approval';
 import { type Core, getCore } from './core';
+import { buildResearchStartDeps } from './research-start';
 
 /**
  * The approval use case's dependencies, from the composed core. Every decision is checked against the card
@@ -49,6 +50,8 @@ export interface ApiDeps extends Core {
   push(): ApiPushDeps;
   /** The memory workspace, opened on first use (most API calls never need it). */
   memoryWorkspace(): Promise<Workspace>;
+  /** Research tasks: start, review (edit, approve, re-plan) and cancel; the worker runs them. */
+  research: ReturnType<typeof buildResearchStartDeps>;
 }
 
 /** The API's graph: the core plus approvals, push and the memory workspace, built once per cold start. */
@@ -63,6 +66,7 @@ export function buildApiDeps(core: Core): ApiDeps {
       return push;
     },
     memoryWorkspace,
+    research: buildResearchStartDeps(core),
   };
 }
 

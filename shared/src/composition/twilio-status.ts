@@ -1,4 +1,5 @@
 import { dynamoPageStatusStore } from '../adapters/dynamo/page-status-store';
+import { verifyTwilioStatusCallback } from '../adapters/twilio-webhooks';
 import { ConfigError } from '../errors';
 import type { PageStatusDeps } from '../use-cases/record-page-status';
 import { type Core, getCore } from './core';
@@ -12,6 +13,7 @@ export function buildTwilioStatusDeps(core: Core): PageStatusDeps {
     authToken,
     callbackUrl: `${core.config.PUBLIC_BASE_URL}/webhooks/twilio/status`,
     pages: dynamoPageStatusStore(core.table),
+    verifySignature: verifyTwilioStatusCallback,
   };
 }
 

@@ -105,6 +105,8 @@ export const message = z.object({
       error: z.string().optional(),
     })
     .optional(),
+  /** A research task this message starts or reports on (issue 21): the PWA shows its plan, tree and report. */
+  research: z.object({ taskId: z.string(), reportPath: z.string().optional() }).optional(),
 });
 export type Message = z.infer<typeof message>;
 
@@ -181,6 +183,8 @@ export const pendingAction = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   decidedBy: z.string().optional(),
+  /** The decider's display name when known (a policy change is committed under it). */
+  decidedByName: z.string().optional(),
   decidedAt: z.string().optional(),
   edit: z
     .object({ from: z.record(z.string(), z.unknown()), to: z.record(z.string(), z.unknown()) })

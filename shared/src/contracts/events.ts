@@ -170,6 +170,17 @@ export const timerFiredPayload = z.object({
   userId: z.optional(boundedString(1, 200)),
 });
 
+/**
+ * One step of one research node (issue 21): `run` plans or executes it, `aggregate` combines its finished
+ * children, `replan` re-plans the root from a person's edits. Each READY node is its own message.
+ */
+export const researchNodePayload = z.object({
+  taskId: boundedString(1, 100),
+  nodeId: boundedString(1, 100),
+  step: z.enum(['run', 'aggregate', 'replan']),
+  attempt: z._default(z.number(), 0),
+});
+
 export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('sms.received'), payload: smsReceivedPayload }),
   z.object({ ...base, type: z.literal('email.received'), payload: emailReceivedPayload }),
@@ -185,6 +196,7 @@ export const eventEnvelope = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('system.ping'), payload: pingPayload }),
   z.object({ ...base, type: z.literal('timer.fired'), payload: timerFiredPayload }),
   z.object({ ...base, type: z.literal('card.redraft'), payload: cardRedraftPayload }),
+  z.object({ ...base, type: z.literal('research.node'), payload: researchNodePayload }),
 ]);
 
 export type EventEnvelope = z.infer<typeof eventEnvelope>;
@@ -195,3 +207,4 @@ export type EmailReceived = z.infer<typeof emailReceivedPayload>;
 export type SmsCopy = z.infer<typeof smsCopyPayload>;
 export type NotifyPayload = z.infer<typeof notifyPayload>;
 export type TimerFired = z.infer<typeof timerFiredPayload>;
+export type ResearchNodeStep = z.infer<typeof researchNodePayload>;

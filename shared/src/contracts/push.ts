@@ -103,3 +103,34 @@ export type PushNotificationPayload = z.infer<typeof pushNotificationPayload>;
 export function chatUrl(conversationId: string): string {
   return `/chat?id=${encodeURIComponent(conversationId)}`;
 }
+
+// API responses of the push routes (the PWA parses them too).
+
+/** A subscribed device as the API shows it to its owner. */
+export const pushDevice = storedPushSubscription.pick({
+  endpoint: true,
+  userAgent: true,
+  createdAt: true,
+  updatedAt: true,
+});
+export type PushDevice = z.infer<typeof pushDevice>;
+
+/** POST /api/push/subscriptions response. Browser-safe (zod and contracts only) so the PWA parses it too. */
+export const subscribePushResponse = z.object({ device: pushDevice });
+export type SubscribePushResponse = z.infer<typeof subscribePushResponse>;
+
+/** POST /api/push/test response. Browser-safe (contracts). */
+export const testNotificationResponse = z.object({
+  /** The caller's active subscriptions (devices) the push was sent to. */
+  subscriptions: z.number().int().nonnegative(),
+  delivered: z.number().int().nonnegative(),
+  /** Devices the push service declared gone (404/410); they were removed. */
+  removed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  conversationId: z.string(),
+});
+export type TestNotificationResponse = z.infer<typeof testNotificationResponse>;
+
+/** DELETE /api/push/subscriptions response. Browser-safe. */
+export const unsubscribePushResponse = z.object({ removed: z.boolean() });
+export type UnsubscribePushResponse = z.infer<typeof unsubscribePushResponse>;

@@ -59,6 +59,18 @@ export const writeWorkspaceFileResponse = z.object({
   pushed: z.boolean(),
 });
 
+/** A proposed text compared with the saved file (the policy-change card's diff; an editor's "review"). */
+export const diffWorkspaceFileRequest = z.object({ path: pathField, text: fileText });
+
+export const diffWorkspaceFileResponse = z.object({
+  path: z.string(),
+  /** Unified diff, saved → proposed; empty when they are the same. */
+  diff: z.string(),
+  /** False when the file does not exist yet (the diff adds every line). */
+  exists: z.boolean(),
+  version: z.string().optional(),
+});
+
 export const deleteWorkspaceFileResponse = z.object({
   path: z.string(),
   commit: z.string().optional(),

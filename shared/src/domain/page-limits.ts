@@ -1,4 +1,4 @@
-import type { PageLimit } from '../ports/page-budget';
+import type { PageLimit } from './page-budget';
 
 export interface PageBudgetSettings {
   /** PAGE_BUDGET_PER_HOUR: team-wide pages in any hour. */

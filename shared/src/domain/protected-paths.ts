@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { GuardVerdict, ToolCallRequest } from '../ports/tool-guard';
+import type { GuardVerdict, ToolCallRequest } from './tool-guard';
 import { normalizeWorkspacePath } from './workspace-paths';
 
 /**
@@ -16,6 +16,7 @@ export const PROTECTED_FOLDERS = [
   { folder: 'skills', holds: 'the skills the team wrote' },
   { folder: 'lessons', holds: "the lessons recorded from people's decisions" },
   { folder: 'instructions', holds: 'the system instructions' },
+  { folder: 'reports', holds: "the research reports the system writes from the team's tasks" },
 ] as const;
 
 /** Single files at the root that steer the agent like its instructions do. */
@@ -77,6 +78,12 @@ export const WORKSPACE_WRITE_TOOLS: Readonly<Record<string, string>> = {
   delete_file: 'path',
 };
 
+/**
+ * Cards only an admin may approve: a change to what governs the agent. Anyone may deny one. The guard never
+ * lets these run without a person, whatever an `autonomous` rule says.
+ */
+export const ADMIN_APPROVAL_TOOLS: ReadonlySet<string> = new Set(['propose_policy_change']);
+
 /** The protected path a call would write, if any (any string argument named like a path is checked). */
 export function protectedTarget(tool: string, args: Record<string, unknown>): string | undefined {
   const key = WORKSPACE_WRITE_TOOLS[tool];
@@ -89,9 +96,17 @@ export function protectedTarget(tool: string, args: Record<string, unknown>): st
 
 /**
  * The guard's first check, before any rule and whatever the tool's kind: a call that would write a protected
- * path is denied. Every guard (the policy engine, its fallback, the unit-test guard) starts with this.
+ * path is denied, and a proposed policy change always needs a person (an admin). Every guard (the policy engine, its fallback, the unit-test guard) starts with this.
  */
 export function protectedWriteVerdict(call: ToolCallRequest): GuardVerdict | undefined {
+  if (ADMIN_APPROVAL_TOOLS.has(call.tool)) {
+    // Whatever kind the call claims and whatever a rule says: a policy change waits for an admin.
+    return {
+      decision: 'require_approval',
+      reason: `${call.tool} changes what governs the assistant; only an admin may approve it.`,
+      why: ['a change to the policy is approved by an admin, never by a rule'],
+    };
+  }
   const target = protectedTarget(call.tool, call.args);
   if (target === undefined) return undefined;
   const holds = protectedPathReason(target) ?? 'something only the team changes';
@@ -99,7 +114,7 @@ export function protectedWriteVerdict(call: ToolCallRequest): GuardVerdict | und
     decision: 'deny',
     reason: `${call.tool} may not change "${target}": it holds ${holds}, which only the team changes (an admin in the PWA).`,
     why: [
-      'protected path: policy/, team/, skills/, lessons/ and the instructions are written only by people',
+      'protected path: policy/, team/, skills/, lessons/, reports/ and the instructions are never written by the agent',
     ],
   };
 }

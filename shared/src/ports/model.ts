@@ -1,5 +1,3 @@
-import type { ModelToolDef } from '../tools/registry';
-
 /** Message shapes follow the Anthropic Messages API (our only model vendor), kept as plain data. */
 export type ModelContent =
   | { type: 'text'; text: string }
@@ -56,4 +54,11 @@ export function isServerContent(c: ModelContent): c is ServerContent {
   return (
     c.type === 'server_tool_use' || c.type === 'web_search_tool_result' || c.type === 'web_fetch_tool_result'
   );
+}
+
+/** A tool as the model is told about it (name, description, JSON schema of its input). */
+export interface ModelToolDef {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
 }

@@ -1,13 +1,7 @@
-/** One rate limit: at most `limit` takes per `windowMs` on `key` (sliding window). */
-export interface PageLimit {
-  key: string;
-  limit: number;
-  windowMs: number;
-  /** What a person is told when this limit is what stops a page. */
-  describe: string;
-}
+import type { PageBudgetVerdict, PageLimit } from '../domain/page-budget';
 
-export type PageBudgetVerdict = { ok: true } | { ok: false; blockedBy: PageLimit };
+/** The limits and the verdict are domain types (page-limits.ts computes with them); the store is the port. */
+export type { PageBudgetVerdict, PageLimit };
 
 /**
  * The paging budget (SPEC §4, §6): every limit is checked and counted together, atomically across

@@ -1,4 +1,4 @@
-import type { TwilioStatusUpdate } from '../adapters/twilio-webhooks';
+import type { TwilioStatusUpdate } from '../contracts/twilio';
 
 /** Delivery status of on-call pages (Twilio status callbacks), kept per message/call sid. */
 export interface PageStatusStore {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeZodIssues, NotFoundError } from '../errors';
+import type { ModelToolDef } from '../ports/model';
 import type { Tool, ToolContext, ToolKind } from './tool';
 
 /** A tool with its dependencies bound at composition time, so the loop can call it by name. */
@@ -29,11 +30,7 @@ export function bindTool<S extends z.ZodType, D>(tool: Tool<S, D>, deps: D): Bou
   };
 }
 
-export interface ModelToolDef {
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-}
+export type { ModelToolDef };
 
 export class ToolRegistry {
   private readonly tools = new Map<string, BoundTool>();

@@ -14,6 +14,8 @@ export interface ToolContext {
   runId: string;
   /** Idempotency key for write tools: the pending action id, so a retried send can be reconciled. */
   actionId?: string;
+  /** The person who approved the card being executed (a policy change is committed as them). */
+  approvedBy?: { email: string; name?: string };
   now: Date;
   timezone: string;
   signal?: AbortSignal;

@@ -1,6 +1,7 @@
 import { reasonRedrafts } from '../agent/redraft-rules';
 import type { PendingAction } from '../contracts/conversations';
-import { ConflictError, NotFoundError } from '../errors';
+import { ADMIN_APPROVAL_TOOLS } from '../domain/protected-paths';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
@@ -32,7 +33,8 @@ export interface DecideApprovalInput {
    * reason is something the rules can apply (a day, "shorter", …).
    */
   redraft?: boolean;
-  user: { id: string; email: string; name?: string };
+  /** `isAdmin` from the verified session; absent (an SMS reply) counts as not an admin. */
+  user: { id: string; email: string; name?: string; isAdmin?: boolean };
 }
 
 /**
@@ -59,11 +61,22 @@ export async function decideApproval(
     if (stranded) await enqueueResume(deps, action, now.toISOString());
     throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
   }
+  if (input.decision === 'approve' && ADMIN_APPROVAL_TOOLS.has(action.tool) && input.user.isAdmin !== true) {
+    throw new ForbiddenError(
+      'Only an admin can approve a policy change; ask an admin to review it (anyone may deny it).',
+    );
+  }
   const at = deps.clock().toISOString();
   let patch: Partial<PendingAction>;
   if (input.decision === 'approve') {
     const checked = await validateDecision(deps, action, input.editedArgs);
-    patch = { decidedBy: input.user.email, decidedAt: at, updatedAt: at, ...checked };
+    patch = {
+      decidedBy: input.user.email,
+      ...(input.user.name ? { decidedByName: input.user.name } : {}),
+      decidedAt: at,
+      updatedAt: at,
+      ...checked,
+    };
   } else {
     patch = {
       decidedBy: input.user.email,

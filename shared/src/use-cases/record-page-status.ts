@@ -1,8 +1,4 @@
-import {
-  parseTwilioStatusCallback,
-  twilioFormParams,
-  verifyTwilioStatusCallback,
-} from '../adapters/twilio-webhooks';
+import { parseTwilioStatusCallback, twilioFormParams } from '../contracts/twilio';
 import { UnauthorizedError } from '../errors';
 import type { Log } from '../ports/logger';
 import type { PageStatusStore } from '../ports/page-status-store';
@@ -12,6 +8,13 @@ export interface PageStatusDeps {
   /** The exact public URL Twilio was given as the status callback (it is part of the signature). */
   callbackUrl: string;
   pages: PageStatusStore;
+  /** Twilio's own signature validator (the adapter's), over the exact URL and the decoded form body. */
+  verifySignature(input: {
+    authToken: string;
+    signature: string | undefined;
+    url: string;
+    params: Record<string, string>;
+  }): boolean;
   log: Log;
   clock: () => Date;
 }
@@ -23,7 +26,7 @@ export async function recordPageStatus(
 ) {
   const params = twilioFormParams(input.rawBody);
   if (
-    !verifyTwilioStatusCallback({
+    !deps.verifySignature({
       authToken: deps.authToken,
       signature: input.signature,
       url: deps.callbackUrl,

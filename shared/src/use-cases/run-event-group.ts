@@ -10,6 +10,7 @@ import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
 import type { FollowUpStore } from '../ports/followup-store';
+import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
@@ -21,6 +22,7 @@ import {
   type Person,
   type PersonThread,
 } from './person-thread';
+import { runResearchNode } from './run-research-node';
 
 export interface AgentOutcome {
   runId?: string;
@@ -37,6 +39,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   calls?: CallStore;
   /** Scheduled conditional texts and reminders (follow #20). */
   followups?: FollowUpStore;
+  /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
+  research?: ResearchDeps;
 }
 
 const APPROVE = /^\s*(yes|y|yep|approve|approved|send( it)?|ok(ay)?|go ahead|confirm)\b/i;
@@ -102,6 +106,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'call.summarized':
     case 'call.transcribed':
       return handleCallEvent(deps, primary);
+    case 'research.node':
+      return deps.research
+        ? runResearchNode(deps.research, primary)
+        : { outcome: 'research is not configured' };
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }

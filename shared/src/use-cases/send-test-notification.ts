@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type { TestNotificationResponse } from '../contracts/push';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { SendNotificationInput, SendNotificationResult } from './send-notification';
 
@@ -13,17 +13,7 @@ import type { SendNotificationInput, SendNotificationResult } from './send-notif
  * 3. Answer with the counts, so the PWA can say "sent to 2 devices" or "1 device did not accept it".
  */
 
-/** POST /api/push/test response. Browser-safe: this module imports only types at run time. */
-export const testNotificationResponse = z.object({
-  /** The caller's active subscriptions (devices) the push was sent to. */
-  subscriptions: z.number().int().nonnegative(),
-  delivered: z.number().int().nonnegative(),
-  /** Devices the push service declared gone (404/410); they were removed. */
-  removed: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  conversationId: z.string(),
-});
-export type TestNotificationResponse = z.infer<typeof testNotificationResponse>;
+export { type TestNotificationResponse, testNotificationResponse } from '../contracts/push';
 
 /** Where a test notification points when there is no conversation yet. */
 export const TEST_CONVERSATION_ID = 'push-test';

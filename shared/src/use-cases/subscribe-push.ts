@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { type BrowserPushSubscription, storedPushSubscription } from '../contracts/push';
+import type { BrowserPushSubscription, SubscribePushResponse } from '../contracts/push';
 import type { PushSubscriptionStore } from '../ports/push';
 
 /**
@@ -12,18 +11,12 @@ import type { PushSubscriptionStore } from '../ports/push';
  * 3. The answer describes the device without its keys: they are secrets for the push service only.
  */
 
-/** A subscribed device as the API shows it to its owner. */
-export const pushDevice = storedPushSubscription.pick({
-  endpoint: true,
-  userAgent: true,
-  createdAt: true,
-  updatedAt: true,
-});
-export type PushDevice = z.infer<typeof pushDevice>;
-
-/** POST /api/push/subscriptions response. Browser-safe (zod and contracts only) so the PWA parses it too. */
-export const subscribePushResponse = z.object({ device: pushDevice });
-export type SubscribePushResponse = z.infer<typeof subscribePushResponse>;
+export {
+  type PushDevice,
+  pushDevice,
+  type SubscribePushResponse,
+  subscribePushResponse,
+} from '../contracts/push';
 
 export interface SubscribePushDeps {
   subscriptions: Pick<PushSubscriptionStore, 'put'>;

@@ -1,4 +1,4 @@
-import { readRulebaseFiles } from '../agent/team-rulebase';
+import { checkEditedRulebase, EDITOR_TOOLS } from '../agent/team-rulebase';
 import {
   type TryPolicyRequest,
   type TryPolicyResponse,
@@ -6,59 +6,17 @@ import {
 } from '../contracts/workspace-files';
 import {
   createPolicyGuard,
-  DEFAULT_RULEBASE_FILES,
   InMemoryFactStore,
-  loadRulebases,
   parseAtomText,
   type Rulebase,
   RulebaseError,
   runSeeds,
-  SPEC_TOOLS,
-  type ToolInfo,
 } from '../domain/policy';
 import type { SeedFact } from '../domain/policy/guard';
 import { normalizeWorkspacePath, POLICY_DIR, POLICY_SUFFIX } from '../domain/workspace-paths';
 import { describeZodIssues, ValidationError } from '../errors';
 import type { FactValue } from '../ports/fact-store';
 import type { Workspace } from '../ports/workspace';
-
-/**
- * The tools a rulebase may name when checked outside a worker (the API has no agent composed): SPEC §3.4's,
- * plus what only the runtime adds. The worker re-checks against its real registry and keeps the shipped
- * defaults if that fails, so this list can only make the editor stricter, never loosen a running policy.
- */
-export const EDITOR_TOOLS: ToolInfo[] = [
-  ...SPEC_TOOLS,
-  { name: 'propose_policy_change', kind: 'write' },
-  { name: 'load_skill', kind: 'read' },
-];
-
-/**
- * The policy files as the worker loads them: the workspace's `policy/*.rules`, or the shipped defaults while
- * there are none yet (the worker writes them on its first run; the API may be used before that).
- */
-export async function savedRulebaseFiles(
-  ws: Workspace,
-): Promise<{ files: Record<string, string>; defaults: boolean }> {
-  const files = await readRulebaseFiles(ws);
-  if (Object.keys(files).length > 0) return { files, defaults: false };
-  return { files: { ...DEFAULT_RULEBASE_FILES }, defaults: true };
-}
-
-/** The saved policy files with one file replaced by its edited text (or removed when `text` is undefined). */
-async function editedFiles(ws: Workspace, path: string, text: string | undefined) {
-  const { files } = await savedRulebaseFiles(ws);
-  if (text === undefined) delete files[path];
-  else files[path] = text;
-  return files;
-}
-
-/** Loads the edited rulebase; throws RulebaseError (400, every issue by file/line/column) when it does not. */
-export async function checkEditedRulebase(ws: Workspace, path: string, text: string | undefined) {
-  const files = await editedFiles(ws, path, text);
-  if (Object.keys(files).length === 0) return undefined;
-  return loadRulebases(files, { tools: EDITOR_TOOLS });
-}
 
 /** `contact("+1…", "Maria")` → a seed fact held only for this evaluation. */
 function sampleFact(text: string): SeedFact {

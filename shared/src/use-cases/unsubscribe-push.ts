@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type { UnsubscribePushResponse } from '../contracts/push';
 import type { PushSubscriptionStore } from '../ports/push';
 
 /**
@@ -7,9 +7,7 @@ import type { PushSubscriptionStore } from '../ports/push';
  * either way, and the browser side has unsubscribed regardless.
  */
 
-/** DELETE /api/push/subscriptions response. Browser-safe. */
-export const unsubscribePushResponse = z.object({ removed: z.boolean() });
-export type UnsubscribePushResponse = z.infer<typeof unsubscribePushResponse>;
+export { type UnsubscribePushResponse, unsubscribePushResponse } from '../contracts/push';
 
 export interface UnsubscribePushDeps {
   subscriptions: Pick<PushSubscriptionStore, 'delete'>;

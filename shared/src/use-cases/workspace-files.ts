@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { checkEditedRulebase, savedRulebaseFiles } from '../agent/team-rulebase';
 import type { SessionUser } from '../contracts/api';
 import {
   type WorkspaceFileEntry,
@@ -10,7 +12,6 @@ import { workspaceFileAccess } from '../domain/workspace-file-access';
 import { normalizeWorkspacePath, POLICY_DIR, POLICY_SUFFIX } from '../domain/workspace-paths';
 import { ConflictError, describeZodIssues, ForbiddenError, ValidationError } from '../errors';
 import type { Workspace } from '../ports/workspace';
-import { checkEditedRulebase, savedRulebaseFiles } from './try-policy';
 
 export interface WorkspaceFilesDeps {
   workspace: Workspace;
@@ -165,4 +166,34 @@ function refusal(kind: string, verb: string): string {
   if (kind === 'lesson' || kind === 'report')
     return `The system writes ${kind}s; you cannot ${verb} one by hand (an admin can delete one).`;
   return `Only admins can ${verb} ${kind} files; ask an admin to make the change.`;
+}
+
+/**
+ * The saved file compared with a proposed text, as a unified diff: what an admin reads on a policy-change
+ * card before approving. Computed from the file as saved now, so the diff is never the proposer's own word.
+ */
+export async function diffWorkspaceFile(deps: WorkspaceFilesDeps, rawPath: string, text: string) {
+  const path = normalizeWorkspacePath(rawPath);
+  await deps.workspace.sync();
+  let current = await deps.workspace.readFile(path).catch(() => undefined);
+  if (current === undefined && isRulebaseFile(path))
+    current = (await savedRulebaseFiles(deps.workspace)).files[path];
+  const diff =
+    current === text
+      ? ''
+      : createTwoFilesPatch(
+          current === undefined ? '/dev/null' : `a/${path}`,
+          `b/${path}`,
+          current ?? '',
+          text,
+          undefined,
+          undefined,
+          { context: 3, headerOptions: FILE_HEADERS_ONLY },
+        );
+  return {
+    path,
+    diff,
+    exists: current !== undefined,
+    ...(current !== undefined ? { version: textVersion(current) } : {}),
+  };
 }

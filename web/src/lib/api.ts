@@ -19,6 +19,7 @@ import type { PendingAction } from '../../../shared/src/contracts/conversations'
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
 import {
   deleteWorkspaceFileResponse,
+  diffWorkspaceFileResponse,
   type TryPolicyRequest,
   tryPolicyResponse,
   type WriteWorkspaceFileRequest,
@@ -150,6 +151,8 @@ export function createApi(getToken: GetToken) {
       request('PUT', '/api/workspace/file', writeWorkspaceFileResponse, input),
     deleteWorkspaceFile: (path: string) =>
       request('DELETE', `/api/workspace/file?path=${enc(path)}`, deleteWorkspaceFileResponse),
+    diffWorkspaceFile: (path: string, text: string) =>
+      request('POST', '/api/workspace/diff', diffWorkspaceFileResponse, { path, text }),
     tryPolicy: (input: TryPolicyRequest) =>
       request('POST', '/api/admin/policy/try', tryPolicyResponse, input),
   };

@@ -1,4 +1,4 @@
-import type { FactValue } from '../../ports/fact-store';
+import type { FactValue } from './facts';
 
 /** Where a piece of rulebase text came from, for error messages and "why" lines. */
 export interface Pos {

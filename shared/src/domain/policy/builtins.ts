@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { FactValue } from '../../ports/fact-store';
+import type { FactValue } from './facts';
 
 export interface BuiltinEnv {
   now: Date;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ToolCallRequest } from '../../ports/tool-guard';
+import type { ToolCallRequest } from '../tool-guard';
 import { DEFAULT_RULEBASE_FILES } from './defaults';
 import { PolicyConfigError, RulebaseError } from './errors';
 import { createPolicyGuard, runSeeds } from './guard';

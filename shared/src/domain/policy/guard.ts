@@ -1,5 +1,9 @@
 import { DateTime, IANAZone } from 'luxon';
 import { z } from 'zod';
+import { protectedWriteVerdict } from '../protected-paths';
+import type { GuardEnv, GuardVerdict, ToolCallRequest, ToolGuard } from '../tool-guard';
+import type { AutonomousStmt, Expr, GuardStmt, Literal, Term, ToolParam } from './ast';
+import { FocusRejectedError, PolicyConfigError, PolicyQueryError } from './errors';
 import {
   type FactProvenance,
   type FactStore,
@@ -7,11 +11,7 @@ import {
   factProvenanceSchema,
   factValueSchema,
   type StoredFact,
-} from '../../ports/fact-store';
-import type { GuardEnv, GuardVerdict, ToolCallRequest, ToolGuard } from '../../ports/tool-guard';
-import { protectedWriteVerdict } from '../protected-paths';
-import type { AutonomousStmt, Expr, GuardStmt, Literal, Term, ToolParam } from './ast';
-import { FocusRejectedError, PolicyConfigError, PolicyQueryError } from './errors';
+} from './facts';
 import { parseAtomText, parseQueryText } from './parser';
 import { renderProof } from './proof';
 import {

@@ -1,4 +1,4 @@
-import { type FactStore, type FactValue, factHolds, type StoredFact } from '../../ports/fact-store';
+import { type FactStore, type FactValue, factHolds, type StoredFact } from './facts';
 
 /** Copies on the way in and out, as a real store would: callers cannot change what is stored by mutation. */
 const copy = (f: StoredFact): StoredFact => ({ ...f, args: [...f.args], provenance: { ...f.provenance } });

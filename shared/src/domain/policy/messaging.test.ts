@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DEMO_PEOPLE } from '../../../../scripts/emulators/seed/demo-team';
-import type { ToolCallRequest } from '../../ports/tool-guard';
+import type { ToolCallRequest } from '../tool-guard';
 import { loadDefaultRulebase } from './defaults';
 import { createPolicyGuard } from './guard';
 import { InMemoryFactStore } from './in-memory-fact-store';

@@ -1,4 +1,3 @@
-import type { FactValue } from '../../ports/fact-store';
 import type {
   AskableStmt,
   Atom,
@@ -16,6 +15,7 @@ import type {
 } from './ast';
 import { BUILTINS, isBuiltin } from './builtins';
 import { PolicyQueryError, RulebaseError, type RulebaseIssue } from './errors';
+import type { FactValue } from './facts';
 import { type PathStep, parsePath } from './json-path';
 import { KEYWORDS } from './parser';
 

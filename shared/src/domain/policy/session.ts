@@ -1,10 +1,4 @@
-import {
-  type FactProvenance,
-  type FactStore,
-  type FactValue,
-  factHolds,
-  type StoredFact,
-} from '../../ports/fact-store';
+import { type FactProvenance, type FactStore, type FactValue, factHolds, type StoredFact } from './facts';
 import { type PathStep, selectPath } from './json-path';
 import { type CompiledBinding, type Rulebase, ttlSeconds } from './rulebase';
 import { argsKey, renderValue, toFactValue } from './values';

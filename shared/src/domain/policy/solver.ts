@@ -1,6 +1,6 @@
-import type { FactProvenance, FactValue, StoredFact } from '../../ports/fact-store';
 import type { Atom, Expr, Literal, Pos, Term } from './ast';
 import { BUILTINS } from './builtins';
+import type { FactProvenance, FactValue, StoredFact } from './facts';
 import { DENIED, describeCall, FETCHED, type Session } from './session';
 import { asNumber, renderAtomText, renderValue } from './values';
 

@@ -1,4 +1,4 @@
-import type { FactValue } from '../../ports/fact-store';
+import type { FactValue } from './facts';
 
 const BARE = /^[a-z][A-Za-z0-9_]*$/;
 

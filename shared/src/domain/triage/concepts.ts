@@ -7,6 +7,14 @@
  */
 const CONCEPTS: Array<[string, RegExp]> = [
   [
+    'hazard',
+    /\b(pouring|spraying|gushing|streaming|raining|spewing|shooting|burning|smoking|sparking|arcing|hissing|spreading|smoldering|melting|caving|collapsing|bleeding|screaming|rising)\b|\bcan'?t (stop|breathe|get up|find the (valve|shutoff)|turn it off|shut it off)\b|\b(called|calling|call) (911|the police|the fire)|\b(evacuat\w*|got out|everyone is out)\b/i,
+  ],
+  [
+    'broken',
+    /\b(doesn'?t|does not|don'?t|won'?t|wont|isn'?t|stopped|not) (work|working|turn on|come on|latch|close|open|drain|light|spin|start|lock)\b|\b(loose|squeak\w*|sticks|sticky|wobbl\w*|cracked|peeling|chipped|slow|slowly|burn(ed|t) out|out of order)\b/i,
+  ],
+  [
     'water',
     /\b(water|leak\w*|pour\w*|drip\w*|flood\w*|soak\w*|overflow\w*|burst|gush\w*|spray\w*|puddle|sewage|seep\w*|wet|drain)\b/i,
   ],
@@ -88,9 +96,19 @@ const CONCEPTS: Array<[string, RegExp]> = [
 
 const SHORT_WORDS = 5;
 
+/**
+ * Safety devices and worn-out bulbs name fire, smoke and gas without any being present ("the smoke detector
+ * chirps", "the porch light burned out"): they are their own concept, and are taken out of the text before
+ * the hazard families look at it.
+ */
+const DEVICE =
+  /\b((smoke|co|carbon monoxide|fire|gas) (alarms?|detectors?|monitors?)|detectors?|extinguishers?|burn(ed|t) out|bulbs?|batter(y|ies)|chirp\w*|low battery)\b/gi;
+
 /** The concepts a text touches, plus `question` and `short` (five words or fewer). */
 export function conceptsOf(text: string): string[] {
-  const tags = CONCEPTS.filter(([, re]) => re.test(text)).map(([name]) => name);
+  const withoutDevices = text.replace(DEVICE, ' ');
+  const tags = CONCEPTS.filter(([, re]) => re.test(withoutDevices)).map(([name]) => name);
+  if (withoutDevices !== text) tags.push('device');
   if (text.includes('?')) tags.push('question');
   if (text.trim().split(/\s+/).length <= SHORT_WORDS) tags.push('short');
   return tags;

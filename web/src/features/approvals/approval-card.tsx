@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { CardRedraft, MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
 import { ScheduleFacts } from '../followups/followup-list';
 import { MediaThumbs } from '../media/media-thumbs';
+import { PolicyChangeDiff } from '../workspace-files/policy-change-diff';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
 import { Insights } from './card-insights';
 import { CardQuestions } from './card-questions';
@@ -64,6 +65,7 @@ export function ApprovalCard({
         </div>
       </header>
       <Recipients action={action} view={view} contact={contact} />
+      {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
       {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
       {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
       {editable.map((k) => (

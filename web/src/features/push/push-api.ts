@@ -3,11 +3,11 @@ import { apiError } from '../../../../shared/src/contracts/api';
 import {
   type BrowserPushSubscription,
   browserPushSubscription,
+  subscribePushResponse,
+  testNotificationResponse,
+  unsubscribePushResponse,
   vapidPublicKeyResponse,
 } from '../../../../shared/src/contracts/push';
-import { testNotificationResponse } from '../../../../shared/src/use-cases/send-test-notification';
-import { subscribePushResponse } from '../../../../shared/src/use-cases/subscribe-push';
-import { unsubscribePushResponse } from '../../../../shared/src/use-cases/unsubscribe-push';
 import { ApiError, type GetToken } from '../../lib/api';
 
 /** The push routes, each answer parsed with its shared contract (the same ones the API replies with). */
