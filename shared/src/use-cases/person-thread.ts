@@ -20,66 +20,67 @@ export interface Person {
 export interface PersonThread {
   conversation?: Conversation;
   personKey: string;
-  /** False when found by an older channel key (or not at all): the person mapping is written after the run. */
-  byPerson: boolean;
+  /** The key the conversation was found by (absent: a new conversation). */
+  foundBy?: string;
 }
 
 export function personKeyOf(p: Person): string {
   if (p.contactId) return `person:${p.contactId}`;
-  if (p.phones[0]) return `person:phone:${p.phones[0]}`;
+  if (p.phones[0]) return `sms:${p.phones[0]}`;
   return `person:email:${(p.email ?? p.channelKey).toLowerCase()}`;
 }
 
 /**
- * The person's conversation (docs/ARCHITECTURE.md "One thread per person"): the person mapping first (one
- * read, plus the conversation); without it, the channel keys older records use — this event's, and a known
- * contact's `sms:<phone>` — and the most recent of those within the window. Nothing is rewritten here.
+ * The keys to try, cheapest first for the steady state: this event's own channel key (one read when the
+ * person keeps to a channel), then the person's key, then a known contact's `sms:<phone>` keys (older
+ * records). An unknown texter's person key IS their `sms:` key, so nothing new is read for them.
  */
-export async function findPersonThread(deps: PersonThreadDeps, p: Person): Promise<PersonThread> {
-  const personKey = personKeyOf(p);
-  const fresh = (c: Conversation | undefined) =>
-    c && Date.parse(c.lastMessageAt) >= deps.clock().getTime() - (deps.threadWindowDays ?? 14) * 86_400_000;
-  const byPerson = await deps.conversations.findByTriggerKey(personKey);
-  if (fresh(byPerson)) return { conversation: byPerson, personKey, byPerson: true };
-  const keys = [...new Set([p.channelKey, ...p.phones.map((x) => `sms:${x}`)])];
-  let best: Conversation | undefined;
-  for (const k of keys) {
-    const c = await deps.conversations.findByTriggerKey(k);
-    if (fresh(c) && (!best || (c as Conversation).lastMessageAt > best.lastMessageAt)) best = c;
-  }
-  return { ...(best ? { conversation: best } : {}), personKey, byPerson: false };
+export function candidateKeys(p: Person): string[] {
+  return [...new Set([p.channelKey, personKeyOf(p), ...p.phones.map((x) => `sms:${x}`)])];
+}
+
+export function isFresh(c: Conversation, now: Date, windowDays = 14): boolean {
+  return Date.parse(c.lastMessageAt) >= now.getTime() - windowDays * 86_400_000;
 }
 
 /**
- * After the run: the person's key (and this event's channel key) point at the conversation the message went
- * to, and its `channels` list the new channel. Writes only what changed — nothing in the steady state.
+ * The person's conversation (docs/ARCHITECTURE.md "One thread per person"): the first candidate key that maps
+ * to a conversation active within the window. Nothing is rewritten here.
+ */
+export async function findPersonThread(deps: PersonThreadDeps, p: Person): Promise<PersonThread> {
+  const personKey = personKeyOf(p);
+  for (const k of candidateKeys(p)) {
+    const c = await deps.conversations.findByTriggerKey(k);
+    if (c && isFresh(c, deps.clock(), deps.threadWindowDays))
+      return { conversation: c, personKey, foundBy: k };
+  }
+  return { personKey };
+}
+
+/**
+ * After the run, what keeps the next message cheap: a conversation found through another channel gets this
+ * channel's key and the person's key; a new email conversation gets the person's key (a later text from a
+ * known contact finds it there); `channels` gains the new channel. Nothing is written in the steady state
+ * (found by its own channel key, channel already listed), and a new conversation gets its `channels` at
+ * creation — so the triage turn of a first text stays within the request budget.
  */
 export async function adoptPersonThread(
   deps: PersonThreadDeps,
   input: { conversationId: string; thread: PersonThread; channelKey: string; channel: 'sms' | 'email' },
 ): Promise<void> {
-  const known = input.thread.conversation;
-  const settled =
-    known?.id === input.conversationId && input.thread.byPerson && known.channels?.includes(input.channel);
-  if (settled) return; // the steady state: no read, no write
-  const conv = await deps.conversations.get(input.conversationId);
-  if (!conv) return; // the run showed nothing (no conversation was created)
-  if (!input.thread.byPerson || input.thread.conversation?.id !== conv.id) {
-    await deps.conversations.mapTriggerKey(input.thread.personKey, conv.id);
-    if (conv.triggerKey !== input.channelKey)
-      await deps.conversations.mapTriggerKey(input.channelKey, conv.id);
+  const { thread, channelKey, channel } = input;
+  const known = thread.conversation?.id === input.conversationId ? thread.conversation : undefined;
+  if (!known) {
+    if (channel === 'email' && thread.personKey !== channelKey)
+      await deps.conversations.mapTriggerKey(thread.personKey, input.conversationId);
+    return;
   }
-  const channels = conv.channels ?? [conv.source];
-  if (!channels.includes(input.channel))
-    await deps.conversations.setThreadFields(conv.id, { channels: [...channels, input.channel] });
-  else if (!conv.channels) await deps.conversations.setThreadFields(conv.id, { channels });
-}
-
-/** The keys to try, most specific first: the person's, this event's channel key, a known contact's phones. */
-export function candidateKeys(p: Person): string[] {
-  return [...new Set([personKeyOf(p), p.channelKey, ...p.phones.map((x) => `sms:${x}`)])];
-}
-
-export function isFresh(c: Conversation, now: Date, windowDays = 14): boolean {
-  return Date.parse(c.lastMessageAt) >= now.getTime() - windowDays * 86_400_000;
+  if (thread.foundBy !== channelKey) {
+    await deps.conversations.mapTriggerKey(channelKey, known.id);
+    if (thread.foundBy !== thread.personKey)
+      await deps.conversations.mapTriggerKey(thread.personKey, known.id);
+  }
+  const channels = known.channels ?? [known.source === 'email' ? 'email' : 'sms'];
+  if (!channels.includes(channel))
+    await deps.conversations.setThreadFields(known.id, { channels: [...channels, channel] });
 }

@@ -21,6 +21,7 @@ import {
   isFresh,
   type Person,
   type PersonThread,
+  personKeyOf,
 } from './person-thread';
 import { runResearchNode } from './run-research-node';
 
@@ -148,30 +149,29 @@ async function conversationFor(deps: RunEventGroupDeps, person: Person, eventId:
     const existing = thread.conversation;
     return { existing, convId: existing?.id ?? `c_${eventId}`, deps, thread };
   }
-  // One thread per person: the person's key first (the steady state: one read), then older channel keys.
+  // One thread per person: this channel's key first (the steady state: one read), then the person's.
   const keys = candidateKeys(person);
   let convId: string | undefined;
-  let byPerson = false;
-  for (const [i, k] of keys.entries()) {
+  let foundBy: string | undefined;
+  for (const k of keys) {
     convId = await deps.turns.conversationIdFor(k);
     if (convId) {
-      byPerson = i === 0;
+      foundBy = k;
       break;
     }
   }
   let turn = await openTurn(deps, convId ?? `c_${eventId}`, `run_${eventId}`);
   let existing = convId ? await turn.conversations.get(convId) : undefined;
   if (existing && !isFresh(existing, deps.clock(), deps.settings.threadWindowDays)) {
-    // Quiet for longer than the window: a new conversation (the person's key is repointed after the run).
+    // Quiet for longer than the window: a new conversation (the keys are repointed when it is created).
     existing = undefined;
-    convId = undefined;
-    byPerson = false;
+    foundBy = undefined;
     turn = await openTurn(deps, `c_${eventId}`, `run_${eventId}`);
   }
   const thread: PersonThread = {
     ...(existing ? { conversation: existing } : {}),
-    personKey: keys[0] as string,
-    byPerson,
+    personKey: personKeyOf(person),
+    ...(existing && foundBy ? { foundBy } : {}),
   };
   return { existing, convId: existing?.id ?? `c_${eventId}`, deps: turn, thread };
 }
@@ -220,6 +220,7 @@ async function inboundSms(
     lastMessageAt: primary.occurredAt,
     createdBy: 'system',
     triggerKey: key,
+    channels: ['sms'],
     pendingCount: 0,
     readBy: {},
   });
@@ -346,6 +347,7 @@ async function inboundEmail(
     lastMessageAt: primary.occurredAt,
     createdBy: 'system',
     triggerKey: key,
+    channels: ['email'],
     pendingCount: 0,
     readBy: {},
   });
