@@ -45,6 +45,8 @@ export interface AgentDeps {
     intentTtlMinutes: number;
     tokenBudget: number;
     staleExecutingMs: number;
+    /** The team's own email domains: mail from them that passes DMARC is a team request (issue 17). */
+    teamDomains?: string[];
   };
   adminInstructions?: () => Promise<string | undefined>;
   /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */

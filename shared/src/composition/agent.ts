@@ -143,6 +143,7 @@ export async function buildAgent(
       intentTtlMinutes: c.PENDING_INTENT_TTL_MINUTES,
       tokenBudget: c.RUN_TOKEN_BUDGET,
       staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
+      teamDomains: c.ALLOWED_EMAIL_DOMAINS,
     },
     adminInstructions: cachedInstructions(core),
     ...(ws

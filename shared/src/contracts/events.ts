@@ -106,6 +106,8 @@ export const emailReceivedPayload = z.object({
   source: z.enum(['general', 'leads']),
   messageIdHeader: z.optional(z.string()),
   references: z.optional(z.string()),
+  /** Gmail's DMARC verdict for the visible From domain (issue 17: team mail is authenticated mail). */
+  dmarc: z.optional(z.object({ result: boundedString(0, 32), headerFrom: boundedString(0, 255) })),
 });
 
 export const chatMessagePayload = z.object({

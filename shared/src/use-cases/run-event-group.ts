@@ -6,6 +6,7 @@ import { openTurn } from '../agent/turn';
 import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
+import { isTeamMail } from '../domain/email-auth';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
@@ -275,12 +276,13 @@ async function inboundEmail(
   deps = found.deps;
   const at = deps.clock().toISOString();
   const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
+  const team = isTeamMail(e.from, e.dmarc, deps.settings.teamDomains ?? []);
   const create = (): Conversation => ({
     id: convId,
     // A sender without a display name is titled by the subject alone, not "<addr>: subject".
     title: (name.includes('@') ? e.subject || name : `${name}: ${e.subject}`).slice(0, 80),
     source: 'email',
-    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from },
+    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from, ...(team ? { internal: true } : {}) },
     preview: `${e.subject} — ${e.text}`.slice(0, 160),
     createdAt: at,
     updatedAt: at,
@@ -296,13 +298,16 @@ async function inboundEmail(
     at: ev.occurredAt,
     author: name,
   }));
-  const triage = await safeTriage(deps, emailTriageText(e.subject, e.text));
+  // Team mail is a request from one of us: no classifier, no lead facts, no acknowledgement.
+  const triage = team ? undefined : await safeTriage(deps, emailTriageText(e.subject, e.text));
   const trigger: Trigger = {
     kind: 'inbound_email',
     email: e,
     count: events.length,
     ...(triage ? { triage } : {}),
+    ...(team ? { team: true } : {}),
   };
+
   const recorder =
     deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
   // A lead is a lead wherever it writes: the listing site's address or the general inbox.
