@@ -39,6 +39,8 @@ export interface AgentDeps {
   /** Absent → rules mode. */
   model?: Model;
   settings: {
+    /** One thread per person: how recent a person's conversation must be to take their message (days). */
+    threadWindowDays?: number;
     teamName: string;
     timezone: string;
     maxIterations: number;
