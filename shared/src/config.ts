@@ -41,6 +41,8 @@ export const configSchema = z.object({
   STAGE: oneOf(['local', 'test', 'aws'], 'local'),
   AWS_REGION: text('us-east-1'),
   LOG_LEVEL: oneOf(['DEBUG', 'INFO', 'WARN', 'ERROR'], 'INFO'),
+  /** CloudWatch namespace of the EMF metrics (`Switchboard/<stage>`, set by the CDK app); only used on AWS. */
+  METRICS_NAMESPACE: text('Switchboard'),
 
   TABLE_NAME: z.string().check(z.minLength(1)),
   DYNAMODB_ENDPOINT: optionalUrl,

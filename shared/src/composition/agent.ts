@@ -1,6 +1,7 @@
 import { anthropicModel } from '../adapters/anthropic-model';
 import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from '../adapters/git-workspace';
+import { meteredModel } from '../adapters/metered';
 import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
 import { createTwilioPager } from '../adapters/twilio-pager';
 import { decisionCheck, readToolFor } from '../agent/decision-check';
@@ -121,13 +122,16 @@ export async function buildAgent(
     policy,
     ...(c.ANTHROPIC_API_KEY
       ? {
-          model: anthropicModel({
-            apiKey: c.ANTHROPIC_API_KEY,
-            ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
-            model: c.ANTHROPIC_MODEL,
-            helperModel: c.ANTHROPIC_HELPER_MODEL,
-            serverTools: web.serverTools,
-          }),
+          model: meteredModel(
+            anthropicModel({
+              apiKey: c.ANTHROPIC_API_KEY,
+              ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
+              model: c.ANTHROPIC_MODEL,
+              helperModel: c.ANTHROPIC_HELPER_MODEL,
+              serverTools: web.serverTools,
+            }),
+            core.metrics,
+          ),
         }
       : {}),
     triage: createTriageClassifier(),
