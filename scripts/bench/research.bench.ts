@@ -84,13 +84,13 @@ export async function run(): Promise<BenchRow[]> {
     const queue = sqsEventQueue(sqsClient, queues.queueUrl);
     const clock = () => new Date();
     const deps = workerDeps(table, queue, clock, clickup.env);
-    const processor = new BatchProcessor(EventType.SQS);
+    // One processor per invocation, as functions/agent-worker.ts does (the poller runs invocations side by side).
     const handler = async (event: SQSEvent) =>
       processPartialResponse(
         event,
         (r: SQSEvent['Records'][number]) =>
           consumeRecord(deps, { body: r.body, messageId: r.messageId, receiveCount: 1 }),
-        processor,
+        new BatchProcessor(EventType.SQS),
         { throwOnFullBatchFailure: false },
       );
     const poller = startSqsPoller({
