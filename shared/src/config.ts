@@ -146,6 +146,8 @@ export const configSchema = z.object({
   /** The events queue's redrive maxReceiveCount: the worker's last attempt records the dead letter. */
   EVENTS_MAX_RECEIVE_COUNT: int(5),
   CARD_EXPIRY_MINUTES: int(24 * 60),
+  /** One thread per person: a person's messages join their conversation if it moved within this many days. */
+  THREAD_WINDOW_DAYS: int(14),
   URGENT_RENOTIFY_MINUTES: int(10),
   PAGE_BUDGET_PER_HOUR: int(6),
   PAGES_PER_SENDER_PER_HOUR: int(2),

@@ -12,6 +12,7 @@ import { makeDynamoClients } from '../adapters/dynamo/client';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
+import { dynamoFollowUpStore } from '../adapters/dynamo/followup-store';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
@@ -77,6 +78,8 @@ export function buildCore(config: Config, serviceName: string) {
     turns: meteredTurns(dynamoTurnStore(table), metrics, runMetrics),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Scheduled conditional texts and reminders (follow #20). */
+    followups: dynamoFollowUpStore(table),
     /** Phone calls as their Quo events build them up (follow #20). */
     calls: dynamoCallStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */

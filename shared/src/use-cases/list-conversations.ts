@@ -33,5 +33,8 @@ export function toSummary(c: Conversation, userId: string): ConversationSummary 
     unread: !readAt || readAt < c.lastMessageAt,
     ...(c.contact ? { contact: c.contact } : {}),
     ...(c.triggerKey ? { triggerKey: c.triggerKey } : {}),
+    ...(c.assignee ? { assignee: c.assignee } : {}),
+    ...(c.lead ? { lead: c.lead } : {}),
+    ...(c.channels ? { channels: c.channels } : {}),
   };
 }

@@ -7,6 +7,7 @@ import {
   decisionResponse,
   devSessionResponse,
   devTeamResponse,
+  followUpResponse,
   instructionsResponse,
   listConversationsResponse,
   markReadResponse,
@@ -133,6 +134,8 @@ export function createApi(getToken: GetToken) {
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/answer`, decisionResponse, {
         answers,
       }),
+    cancelFollowUp: (cid: string, fid: string) =>
+      request('POST', `/api/conversations/${enc(cid)}/followups/${enc(fid)}/cancel`, followUpResponse, {}),
     retry: (cid: string, aid: string) =>
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/retry`, decisionResponse, {}),
     research: (id: string) => request('GET', `/api/research/${enc(id)}`, researchView),
