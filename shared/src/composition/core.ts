@@ -19,7 +19,7 @@ import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store'
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
-import { timersFromConfig } from '../adapters/eventbridge-scheduler';
+import { timersFromConfig } from '../adapters/lazy-scheduler';
 import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
 import { meteredActions, meteredLedger, meteredRuns, meteredTurns, runMeter } from '../adapters/metered';
