@@ -6,6 +6,8 @@ import { errorResponse, json, lowerHeaders, rawBody } from './http/respond';
 /** POST /webhooks/openphone: verify, parse, claim, enqueue, answer — no agent work here (SPEC §2). */
 export const handler = async (event: APIGatewayProxyEventV2, context?: Context) => {
   const { core, deps } = await getOpenPhoneWebhookDeps();
+  // Request id and cold start on every line; the delivery's correlation id is on the enqueue line.
+  if (context) core.log.addContext(context);
   try {
     const result = await receiveSmsWebhook(deps(), {
       rawBody: rawBody(event),

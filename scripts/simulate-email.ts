@@ -6,10 +6,12 @@ import { createMimeMessage } from 'mimetext';
 import { z } from 'zod';
 import { createGoogleAuth, GOOGLE_SCOPES } from '../shared/src/adapters/google/auth';
 import { describeZodIssues, UpstreamError, ValidationError } from '../shared/src/errors';
+import { type DmarcOutcome, gmailAuthenticationResults } from './emulators/google/auth-results';
 import { type LocalRuntime, readLocalRuntime } from './simulate-sms';
 
 /**
- * `npm run simulate:email -- --from tenant@mail.example --subject "Leak" [--source general|leads] "body"`
+ * `npm run simulate:email -- --from tenant@mail.example [--name "Maria Lopez"] --subject "Leak"
+ *    [--label CATEGORY_PROMOTIONS] [--dmarc pass|fail|none] [--source general|leads] "body"`
  *
  * Puts one email into the running stack's Gmail (the Google emulator) the way mail arrives in a real inbox —
  * Gmail's `users.messages.insert`, an RFC 822 message with the INBOX and UNREAD labels, through the same
@@ -25,6 +27,28 @@ export const simulateEmailInput = z.object({
   subject: z.string().min(1, '--subject is required').max(998),
   text: z.string().min(1, 'the email body is required').max(100_000),
   source: z.enum(['general', 'leads']).optional(),
+  /** The sender's display name ("Maria Lopez" <maria@…>); without it the From is the bare address. */
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^<>"\r\n]+$/, '--name cannot contain <, >, " or a newline')
+    .optional(),
+  /** Gmail label ids the mail is filed under besides INBOX and UNREAD (a category, or a user label). */
+  labels: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^(CATEGORY_[A-Z]+|Label_\d+|STARRED|IMPORTANT)$/,
+          '--label must be a Gmail label id such as CATEGORY_PROMOTIONS or Label_3',
+        ),
+    )
+    .max(10)
+    .optional(),
+  /** Gmail's DMARC verdict for the From domain (default pass); `fail` simulates a forged team address. */
+  dmarc: z.enum(['pass', 'fail', 'none']).optional(),
 });
 export type SimulateEmailInput = z.input<typeof simulateEmailInput>;
 
@@ -38,13 +62,19 @@ const runtimeEnv = z.object({
 /** An RFC 822 message as a mail server would deliver it (its own Message-ID and Date). */
 export function composeRawEmail(input: {
   from: string;
+  name?: string;
   to: string;
   subject: string;
   text: string;
   date?: Date;
+  dmarc?: DmarcOutcome;
 }) {
   const msg = createMimeMessage();
-  msg.setSender(input.from);
+  const address = (input.from.match(/<([^<>]+)>/)?.[1] ?? input.from).trim();
+  // Inserted mail is stored as given (Gmail authenticates only what arrives by SMTP), so the header its
+  // receiving server would have prepended is written here.
+  msg.setHeader('Authentication-Results', gmailAuthenticationResults(address, input.dmarc ?? 'pass'));
+  msg.setSender(input.name ? { name: input.name, addr: address } : input.from);
   msg.setTo(input.to);
   msg.setSubject(input.subject);
   msg.setHeader('Message-ID', `<${randomBytes(12).toString('hex')}@mail.example>`);
@@ -90,7 +120,12 @@ export async function insertEmail(runtime: LocalRuntime, input: SimulateEmailInp
       internalDateSource: 'receivedTime',
       requestBody: {
         raw: Buffer.from(raw).toString('base64url'),
-        labelIds: ['INBOX', 'UNREAD', 'CATEGORY_PERSONAL'],
+        labelIds: [
+          'INBOX',
+          'UNREAD',
+          ...(parsed.data.labels?.some((l) => l.startsWith('CATEGORY_')) ? [] : ['CATEGORY_PERSONAL']),
+          ...(parsed.data.labels ?? []),
+        ],
       },
     });
     data = res.data;
@@ -124,6 +159,9 @@ async function main(argv: string[]) {
       to: { type: 'string' },
       subject: { type: 'string' },
       source: { type: 'string' },
+      name: { type: 'string' },
+      label: { type: 'string', multiple: true },
+      dmarc: { type: 'string' },
       runtime: { type: 'string' },
     },
     allowPositionals: true,
@@ -135,6 +173,9 @@ async function main(argv: string[]) {
     text: positionals.join(' '),
     ...(values.to ? { to: values.to } : {}),
     ...(values.source ? { source: values.source as 'general' | 'leads' } : {}),
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.label?.length ? { labels: values.label } : {}),
+    ...(values.dmarc ? { dmarc: values.dmarc as 'pass' | 'fail' | 'none' } : {}),
   };
   const inserted = await insertEmail(runtime, input);
   console.log(`Inserted into the inbox: message ${inserted.id} (thread ${inserted.threadId})`);
@@ -151,7 +192,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(e instanceof Error ? e.message : String(e));
     if (e instanceof ValidationError) {
       console.error(
-        'usage: npm run simulate:email -- --from someone@mail.example --subject "…" [--source general|leads] "body"',
+        'usage: npm run simulate:email -- --from someone@mail.example [--name "Display Name"] --subject "…" [--label CATEGORY_PROMOTIONS] [--dmarc pass|fail|none] [--source general|leads] "body"',
       );
     }
     process.exit(2);

@@ -21,6 +21,12 @@ export const BUNDLE = {
   external: ['@aws-sdk/*', 'unpdf'],
   // Some CJS dependencies call require(); give the ESM bundle one.
   banner: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+  /**
+   * Code splitting (issue 16): what a handler imports only on first use leaves the file loaded at init and
+   * becomes chunk files beside it (scripts/build/after-bundle.ts re-bundles with it after CDK's single-file
+   * pass, which cannot split).
+   */
+  splitting: true,
   /** NODE_OPTIONS when source maps are on; nothing otherwise. */
   sourceMapNodeOptions: '--enable-source-maps',
 } as const;

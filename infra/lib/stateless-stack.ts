@@ -4,7 +4,6 @@ import { Arn, CfnOutput, Duration, Stack, type StackProps, Token } from 'aws-cdk
 import { DomainName, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -20,6 +19,7 @@ import type { SecretGroup } from '../../shared/src/secret-groups';
 import type { Deployment } from './deployment';
 import { WebDistribution } from './edge/web-distribution';
 import { addLiveSocket } from './live-socket';
+import { addObservability, metricsNamespace } from './observability';
 import { EVENTS_MAX_RECEIVE_COUNT, WORKER_TIMEOUT_SECONDS } from './stateful-stack';
 import { addTimers } from './timers';
 import { TsFunction } from './ts-function';
@@ -57,6 +57,7 @@ export class StatelessStack extends Stack {
   readonly api: HttpApi;
   readonly functions: Record<string, TsFunction>;
   readonly web: WebDistribution;
+  readonly observability: ReturnType<typeof addObservability>;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -66,6 +67,7 @@ export class StatelessStack extends Stack {
       TABLE_NAME: props.table.tableName,
       EVENTS_QUEUE_URL: props.queue.queueUrl,
       DLQ_URL: props.dlq.queueUrl,
+      METRICS_NAMESPACE: metricsNamespace(d.STAGE),
       ...props.settings,
       ...publicUrl.environment,
     };
@@ -215,7 +217,14 @@ export class StatelessStack extends Stack {
       });
     }
 
-    this.alarms(props.dlq);
+    this.observability = addObservability(this, {
+      stage: d.STAGE,
+      functions: Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])),
+      queue: props.queue,
+      dlq: props.dlq,
+      api: this.api,
+      ...(d.ALARM_EMAIL ? { alarmEmail: d.ALARM_EMAIL } : {}),
+    });
     new CfnOutput(this, 'AppUrl', {
       value: d.DOMAIN_NAME
         ? `https://${d.DOMAIN_NAME}`
@@ -288,25 +297,5 @@ export class StatelessStack extends Stack {
       integration: integrate('TwilioIntegration', twilioStatus),
     });
     return httpApi;
-  }
-
-  private alarms(dlq: Queue) {
-    new Alarm(this, 'DlqNotEmpty', {
-      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'An event could not be processed and was dead-lettered',
-    });
-    for (const [name, f] of Object.entries(this.functions)) {
-      new Alarm(this, `Errors-${name}`, {
-        metric: f.fn.metricErrors({ period: Duration.minutes(5) }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${name} function errors`,
-      });
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -56,8 +57,15 @@ export class TsFunction extends Construct {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
+          // …and, before that, the handler bundled again with code splitting (scripts/build/after-bundle.ts).
           afterBundling: (_in: string, outputDir: string) => [
-            [process.execPath, AFTER_BUNDLE_SCRIPT.tsx, AFTER_BUNDLE_SCRIPT.script, outputDir]
+            [
+              process.execPath,
+              AFTER_BUNDLE_SCRIPT.tsx,
+              AFTER_BUNDLE_SCRIPT.script,
+              outputDir,
+              ...(BUNDLE.splitting ? ['--split', resolve(props.entry)] : []),
+            ]
               .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
               .join(' '),
           ],

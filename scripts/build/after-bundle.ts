@@ -1,12 +1,21 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE } from '../../infra/lib/bundle-settings';
 
 /**
- * Runs in each artifact folder right after esbuild (infra/lib/ts-function.ts, commandHooks.afterBundling) and
- * adds the files the bundle loads at run time beside itself, only where its code refers to them:
+ * Runs in each artifact folder right after esbuild (infra/lib/ts-function.ts, commandHooks.afterBundling).
+ *
+ * First, with `--split <entry>`, it bundles the handler again with code splitting (issue 16): CDK's esbuild
+ * step writes one `--outfile`, which inlines every `import()`; split, what a handler imports only on first
+ * use (the API's decision checks and their Google/OpenPhone tools, the memory workspace's isomorphic-git,
+ * the SSM / Secrets Manager settings source) becomes chunk files beside `index.mjs`, loaded when first
+ * needed, so the file loaded at init carries only the hot path. Same settings as the first pass
+ * (bundle-settings.ts); the chunks sit in the same folder, so `import.meta.url` lookups beside the bundle
+ * (the sandbox worker, unpdf's node_modules) resolve as before.
+ *
+ * Then it adds the files the bundle loads at run time beside itself, only where its code refers to them:
  *
  * - `sandbox-worker.mjs` + `emscripten-module.wasm`: run_code starts a worker thread from a separate file
  *   (shared/src/tools/sandbox.ts looks for it beside the bundle) and QuickJS loads its wasm beside that;
@@ -16,8 +25,33 @@ import { BUNDLE } from '../../infra/lib/bundle-settings';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
 
+export async function splitBundle(outDir: string, entry: string): Promise<void> {
+  const metafile = existsSync(join(outDir, 'index.meta.json'));
+  const out = await build({
+    entryPoints: { index: entry },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLE.target,
+    minify: BUNDLE.minify,
+    external: [...BUNDLE.external],
+    banner: { js: BUNDLE.banner },
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    metafile,
+    logLevel: 'warning',
+  });
+  if (metafile) writeFileSync(join(outDir, 'index.meta.json'), JSON.stringify(out.metafile));
+}
+
 export async function afterBundle(outDir: string): Promise<string[]> {
-  const main = readFileSync(join(outDir, 'index.mjs'), 'utf8');
+  // Every module file of the artifact (the entry and its chunks) may be the one that refers to a file.
+  const main = readdirSync(outDir)
+    .filter((f) => f.endsWith('.mjs'))
+    .map((f) => readFileSync(join(outDir, f), 'utf8'))
+    .join('\n');
   const added: string[] = [];
   if (main.includes('sandbox-worker.mjs')) added.push(...(await addSandboxWorker(outDir)));
   if (/import\(\s*["']unpdf["']\s*\)/.test(main)) added.push(...addUnpdf(outDir));
@@ -67,11 +101,12 @@ function addUnpdf(outDir: string): string[] {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const outDir = process.argv[2];
-  if (!outDir || !existsSync(join(outDir, 'index.mjs'))) {
-    console.error('usage: after-bundle.ts <artifact folder with index.mjs>');
+  const [outDir, flag, entry] = process.argv.slice(2);
+  if (!outDir || !existsSync(join(outDir, 'index.mjs')) || (flag && (flag !== '--split' || !entry))) {
+    console.error('usage: after-bundle.ts <artifact folder with index.mjs> [--split <handler entry>]');
     process.exit(2);
   }
+  if (entry) await splitBundle(outDir, entry);
   const added = await afterBundle(outDir);
   if (added.length) console.error(`  + ${added.join(', ')}`);
 }

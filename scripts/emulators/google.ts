@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { DateTime } from 'luxon';
+import { type DmarcOutcome, gmailAuthenticationResults } from './google/auth-results';
 import { buildDocument, readRange } from './google/docs-sheets';
 import { compileDriveQuery, type DriveFile, selectedFileFields } from './google/drive-query';
 import { ApiError, googleError } from './google/errors';
@@ -150,6 +151,11 @@ export interface DeliverEmailInput {
   references?: string;
   /** Defaults to the seeded shared inbox. */
   mailbox?: string;
+  /**
+   * Gmail's DMARC verdict stamped in `Authentication-Results` as the mail arrives (default `pass`: mail from
+   * a domain that signs its mail). `fail` is a forged From, e.g. outside mail claiming the team's domain.
+   */
+  dmarc?: DmarcOutcome;
 }
 
 interface Override {
@@ -1197,6 +1203,15 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
           inReplyTo: input.inReplyTo,
           references: input.references,
           date: new Date(internalDate),
+          received: [
+            [
+              'Authentication-Results',
+              gmailAuthenticationResults(
+                (input.from.match(/<([^>]+)>/)?.[1] ?? input.from).trim(),
+                input.dmarc ?? 'pass',
+              ),
+            ],
+          ],
         }),
       });
       return { id: m.id, threadId: m.threadId };

@@ -55,7 +55,7 @@ function pollLoop(opts: Parameters<typeof startSqsPoller>[0], running: () => boo
             receiptHandle: m.ReceiptHandle ?? '',
             body: m.Body ?? '',
             attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
-            messageAttributes: {},
+            messageAttributes: lambdaMessageAttributes(m.MessageAttributes),
             md5OfBody: m.MD5OfBody ?? '',
             eventSource: 'aws:sqs',
             eventSourceARN: opts.queueArn,
@@ -88,4 +88,20 @@ function pollLoop(opts: Parameters<typeof startSqsPoller>[0], running: () => boo
       }
     }
   })();
+}
+
+/** Message attributes as Lambda's SQS event carries them (camelCase, list fields present), e.g. correlationId. */
+function lambdaMessageAttributes(
+  attrs: Record<string, { DataType?: string; StringValue?: string }> | undefined,
+): SQSEvent['Records'][number]['messageAttributes'] {
+  const out: SQSEvent['Records'][number]['messageAttributes'] = {};
+  for (const [name, a] of Object.entries(attrs ?? {})) {
+    out[name] = {
+      dataType: a.DataType ?? 'String',
+      ...(a.StringValue !== undefined ? { stringValue: a.StringValue } : {}),
+      stringListValues: [],
+      binaryListValues: [],
+    };
+  }
+  return out;
 }

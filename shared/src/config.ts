@@ -41,6 +41,8 @@ export const configSchema = z.object({
   STAGE: oneOf(['local', 'test', 'aws'], 'local'),
   AWS_REGION: text('us-east-1'),
   LOG_LEVEL: oneOf(['DEBUG', 'INFO', 'WARN', 'ERROR'], 'INFO'),
+  /** CloudWatch namespace of the EMF metrics (`Switchboard/<stage>`, set by the CDK app); only used on AWS. */
+  METRICS_NAMESPACE: text('Switchboard'),
 
   TABLE_NAME: z.string().check(z.minLength(1)),
   DYNAMODB_ENDPOINT: optionalUrl,
@@ -144,6 +146,8 @@ export const configSchema = z.object({
   /** The events queue's redrive maxReceiveCount: the worker's last attempt records the dead letter. */
   EVENTS_MAX_RECEIVE_COUNT: int(5),
   CARD_EXPIRY_MINUTES: int(24 * 60),
+  /** One thread per person: a person's messages join their conversation if it moved within this many days. */
+  THREAD_WINDOW_DAYS: int(14),
   URGENT_RENOTIFY_MINUTES: int(10),
   PAGE_BUDGET_PER_HOUR: int(6),
   PAGES_PER_SENDER_PER_HOUR: int(2),

@@ -6,10 +6,12 @@ import {
   startAnthropicEmulator,
 } from '../../scripts/emulators/anthropic';
 import { type OpenPhoneEmulator, startOpenPhoneEmulator } from '../../scripts/emulators/openphone';
+import type { SchedulerEmulator } from '../../scripts/emulators/scheduler';
 import { DEMO_LINES, TEAM_DOMAIN } from '../../scripts/emulators/seed/demo-team';
 import { startTwilioEmulator, type TwilioEmulator } from '../../scripts/emulators/twilio';
 import { ensureQueues } from '../../scripts/local/queues';
 import { type RunningSqs, startSqs } from '../../scripts/local/sqs';
+import { startLocalTimers } from '../../scripts/local/timers';
 import { dynamoAuditLog } from '../../shared/src/adapters/dynamo/audit-log';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { buildAgent } from '../../shared/src/composition/agent';
@@ -140,6 +142,8 @@ export interface WorldOptions {
   /** Point the model at this base URL instead (an unreachable one, for outage tests). */
   anthropicBaseUrl?: string;
   env?: Record<string, string>;
+  /** EventBridge Scheduler through its local emulator, on the test's clock (fires only on `advance`). */
+  timers?: boolean;
 }
 
 export interface World {
@@ -148,6 +152,8 @@ export interface World {
   registry: ToolRegistry;
   log: ReturnType<typeof recordingLog>;
   servers: Servers;
+  /** The Scheduler emulator when the world was made with `timers: true`. */
+  scheduler?: SchedulerEmulator;
   /** Every notify payload the worker delivered (approval cards and alerts), in order. */
   notifications: NotifyPayload[];
   /** Runs the worker over the queue until it is empty (events the run emits included). */
@@ -179,6 +185,9 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
     visibilityTimeoutSeconds: 30,
     maxReceiveCount: 3,
   });
+  const timers = opts.timers
+    ? await startLocalTimers({ sqs: sqsClient, queues, now: () => servers.clock(), tickMs: 0 })
+    : undefined;
   const anthropicUrl = opts.anthropicBaseUrl ?? (opts.claude ? servers.anthropic?.url : undefined);
   if (opts.claude && !anthropicUrl) throw new Error('Claude mode needs startServers({ anthropic: true })');
   const config = parseConfig({
@@ -201,6 +210,7 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
     TWILIO_FROM_NUMBER: '+14155550190',
     ONCALL_NUMBERS: ONCALL,
     ...(anthropicUrl ? { ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: anthropicUrl } : {}),
+    ...timers?.env,
     ...opts.env,
   });
   const core = buildCore(config, 'agent-test');
@@ -242,6 +252,7 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
     registry: agent.registry,
     log,
     servers,
+    ...(timers ? { scheduler: timers.emulator } : {}),
     notifications,
     async work() {
       const seen: EventEnvelope[] = [];
@@ -289,6 +300,7 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
         .map((m) => ({ text: m.text, from: m.from }));
     },
     async stop() {
+      await timers?.emulator.stop();
       sqsClient.destroy();
       core.sqs.destroy();
       core.dynamo.raw.destroy();

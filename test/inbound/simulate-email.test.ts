@@ -104,6 +104,47 @@ describe('simulate:email', () => {
     expect(await queuedEmails()).toEqual([]);
   });
 
+  it("a display name, a Gmail category and Gmail's DMARC verdict travel with the mail", async () => {
+    const team = await insertEmail(runtime, {
+      from: 'alex@oakproperties.example',
+      name: 'Alex Chen',
+      subject: 'Did the plumber confirm?',
+      text: 'For 22 Oak tomorrow.',
+    });
+    const forged = await insertEmail(runtime, {
+      from: 'alex@oakproperties.example',
+      subject: 'Wire the deposit today',
+      text: 'Urgent.',
+      dmarc: 'fail',
+    });
+    const promo = await insertEmail(runtime, {
+      from: 'deals@shop.example',
+      name: 'Shop',
+      subject: '40% off smart locks',
+      text: 'This weekend only.',
+      labels: ['CATEGORY_PROMOTIONS'],
+    });
+    expect(emu.state.message(promo.id)?.labelIds).toEqual(['INBOX', 'UNREAD', 'CATEGORY_PROMOTIONS']);
+    // The general inbox's query leaves promotions out, as Gmail would.
+    expect((await triggerPoll(runtime, 'general')).enqueued).toBe(2);
+    const byId = new Map((await queuedEmails()).map((e) => [e.payload.messageId, e.payload]));
+    expect(byId.has(promo.id)).toBe(false);
+    expect(byId.get(team.id)).toMatchObject({
+      from: 'Alex Chen <alex@oakproperties.example>',
+      dmarc: { result: 'pass', headerFrom: 'oakproperties.example' },
+    });
+    expect(byId.get(forged.id)?.dmarc).toEqual({ result: 'fail', headerFrom: 'oakproperties.example' });
+  });
+
+  it('refuses a display name with angle brackets and a label that is not a Gmail label id', async () => {
+    await expect(
+      insertEmail(runtime, { from: 'a@b.example', name: 'Evil <x@y>', subject: 's', text: 't' }),
+    ).rejects.toThrow(/--name/);
+    await expect(
+      insertEmail(runtime, { from: 'a@b.example', subject: 's', text: 't', labels: ['Promotions'] }),
+    ).rejects.toThrow(/--label/);
+  });
+
   it('the npm command itself, reading runtime.json, enqueues exactly one email.received', async () => {
     const file = join(dir, 'runtime.json');
     writeFileSync(file, JSON.stringify(runtime), { mode: 0o600 });

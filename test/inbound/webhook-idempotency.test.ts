@@ -103,11 +103,14 @@ test('the webhook times out after claiming; once that invocation could no longer
   expect(inProgress.inProgressExpiresAt).toBe(Date.parse('2026-11-23T15:00:10Z'));
   expect(inProgress.expiresAt).toBe(Date.parse('2026-11-30T15:00:00Z') / 1000);
 
-  // Quo retries while that invocation could still be running: not run twice.
+  // Quo retries while that invocation could still be running: not run twice, and not acknowledged either —
+  // a 409 keeps Quo retrying (any non-2xx is retried), where a 200 "duplicate" would have lost this text.
   q.mode('ok');
   vi.setSystemTime(new Date('2026-11-23T15:00:05Z'));
-  const early = await receiveSmsWebhook(depsWith(q), signed(d.rawBody, 'msg_timeout_0001'));
-  expect(early).toEqual({ status: 'duplicate', reason: 'delivery already received' });
+  await expect(receiveSmsWebhook(depsWith(q), signed(d.rawBody, 'msg_timeout_0001'))).rejects.toMatchObject({
+    status: 409,
+    code: 'delivery_in_progress',
+  });
   expect(q.sent).toEqual([]);
 
   // After its remaining time has passed, the claim is abandoned and the retry is delivered.

@@ -70,15 +70,27 @@ test('an urgent card is re-notified after 10 minutes', async () => {
   );
   await until(async () => renotifyPushes().length === 1);
 
-  await decideApproval(
-    { ...core, validateArgs: (_t, args) => ({ ok: true, args: args as Record<string, unknown> }) },
+  // Approved through the API, as the PWA does: the decision deletes the card's remaining schedule (its
+  // expiry; the re-notification already fired and deleted itself), so nothing is left to fire for it.
+  expect(stack.scheduler.schedules().map((s) => s.name)).toContain(expiryTimerName(card.id));
+  const session = await fetch(`${stack.url}/api/dev/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@oakproperties.example' }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  const approved = await fetch(
+    `${stack.url}/api/conversations/${card.conversationId}/actions/${card.id}/approve`,
     {
-      conversationId: card.conversationId,
-      actionId: card.id,
-      decision: 'approve',
-      user: { id: 'u_sam', email: 'sam@oakproperties.example' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
     },
   );
+  expect(approved.status).toBe(200);
+  const left = stack.scheduler.schedules().map((s) => s.name);
+  expect(left).not.toContain(expiryTimerName(card.id));
+  expect(left).not.toContain(renotifyTimerName(card.id));
   await until(async () => (await core.actions.get(card.conversationId, card.id))?.status === 'EXECUTED');
   urgentCard = card;
 }, 90_000);

@@ -7,6 +7,7 @@ import {
   conversationDetail,
   decisionResponse,
   denyRequest,
+  followUpResponse,
   listConversationsQuery,
   listConversationsResponse,
   markReadResponse,
@@ -15,6 +16,7 @@ import {
   searchResponse,
 } from '../../../shared/src/contracts/api';
 import { buildDbSearchToolDeps, type ConversationCorpus } from '../../../shared/src/tools/db-search';
+import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
@@ -95,6 +97,20 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       },
     });
     return reply(c, decisionResponse, { action });
+  });
+
+  app.post('/api/conversations/:cid/followups/:fid/cancel', async (c) => {
+    const user = currentUser(c);
+    const core = c.get('core');
+    const followup = await cancelFollowUp(
+      { ...core, ...(core.cardTimers.timers ? { timers: core.cardTimers.timers } : {}) },
+      {
+        conversationId: c.req.param('cid'),
+        followupId: c.req.param('fid'),
+        user: { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) },
+      },
+    );
+    return reply(c, followUpResponse, { followup });
   });
 
   app.post('/api/conversations/:cid/actions/:aid/deny', async (c) => {

@@ -140,8 +140,11 @@ export function composeRaw(e: {
   inReplyTo?: string;
   references?: string;
   date: Date;
+  /** Headers a receiving server prepends (Authentication-Results), written before the others. */
+  received?: Array<[string, string]>;
 }): string {
   const msg = createMimeMessage();
+  for (const [name, value] of e.received ?? []) msg.setHeader(name, value);
   msg.setSender(e.from);
   msg.setTo(e.to);
   if (e.cc) msg.setCc(e.cc);

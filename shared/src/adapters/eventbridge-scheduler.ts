@@ -5,7 +5,6 @@ import {
   ResourceNotFoundException,
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import type { Config } from '../config';
 import { UpstreamError } from '../errors';
 import type { Timers } from '../ports/timers';
 import { asciiJson } from './sqs-event-queue';
@@ -74,16 +73,4 @@ export function eventBridgeTimers(client: SchedulerClient, opts: EventBridgeTime
       }
     },
   };
-}
-
-/** Timers are on when the deployment names the target queue's ARN and the role (the CDK app and npm start do). */
-export function timersFromConfig(config: Config, clock: () => Date): Timers | undefined {
-  if (!config.EVENTS_QUEUE_ARN || !config.SCHEDULER_ROLE_ARN) return undefined;
-  const client = makeSchedulerClient({ region: config.AWS_REGION, endpoint: config.SCHEDULER_ENDPOINT });
-  return eventBridgeTimers(client, {
-    groupName: config.SCHEDULE_GROUP_NAME,
-    queueArn: config.EVENTS_QUEUE_ARN,
-    roleArn: config.SCHEDULER_ROLE_ARN,
-    clock,
-  });
 }

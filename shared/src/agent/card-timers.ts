@@ -55,3 +55,21 @@ export async function scheduleCardTimers(
     await s.timers.scheduleAt(renotifyTimerName(action.id), at, timerEvent('card.renotify', action, at));
   }
 }
+
+/**
+ * A decided card's timers are deleted at the decision, so the scheduler holds nothing for it that could fire
+ * later (a fired timer for a decided card would do nothing, but would still cost an invocation and clutter the
+ * schedule group). Best-effort: a failed delete never undoes the decision; the timer then fires into a no-op.
+ */
+export async function cancelCardTimers(
+  deps: { cardTimers?: CardTimerSettings },
+  actionId: string,
+): Promise<void> {
+  const timers = deps.cardTimers?.timers;
+  if (!timers) return;
+  await Promise.all(
+    [expiryTimerName(actionId), renotifyTimerName(actionId)].map((name) =>
+      timers.cancel(name).catch(() => undefined),
+    ),
+  );
+}

@@ -1,5 +1,5 @@
 import type { PendingAction } from '../contracts/conversations';
-import { argsHash } from '../domain/args-hash';
+import { cardArgsHash } from '../domain/args-hash';
 import { AppError, UpstreamError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
@@ -55,7 +55,7 @@ async function start(
   action: PendingAction,
   ctx: Omit<ToolContext, 'actionId'>,
 ): Promise<Execution> {
-  if (argsHash(action.tool, action.args) !== action.argsHash) {
+  if (cardArgsHash(action, action.args) !== action.argsHash) {
     await fail(deps, action, 'APPROVED', 'refused: the arguments differ from what was approved');
     return { ok: false, error: 'refused: the arguments differ from what was approved' };
   }

@@ -1,4 +1,5 @@
 import type { Run } from '../contracts/runs';
+import { addLogContext } from '../logger';
 import { DurableRun } from './durable-run';
 import { runLoop } from './loop';
 import { respond, type Step } from './respond';
@@ -34,6 +35,8 @@ async function runOnce(
   start: StartRun,
 ): Promise<{ runId: string; outcome: string; unseen?: string[] }> {
   const run = await openRun(deps, start);
+  // Every later log line of this record (agent, tools, adapters) names the conversation and the run.
+  addLogContext({ conversationId: run.conversationId, runId: run.id });
   if (run.status === 'completed' || run.status === 'failed') {
     // The same primary event can come back in a later group (a parked copy): events that run never saw
     // are handed back, so they get a run of their own instead of being lost.

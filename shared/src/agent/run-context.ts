@@ -39,12 +39,16 @@ export interface AgentDeps {
   /** Absent → rules mode. */
   model?: Model;
   settings: {
+    /** One thread per person: how recent a person's conversation must be to take their message (days). */
+    threadWindowDays?: number;
     teamName: string;
     timezone: string;
     maxIterations: number;
     intentTtlMinutes: number;
     tokenBudget: number;
     staleExecutingMs: number;
+    /** The team's own email domains: mail from them that passes DMARC is a team request (issue 17). */
+    teamDomains?: string[];
   };
   adminInstructions?: () => Promise<string | undefined>;
   /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */

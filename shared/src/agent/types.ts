@@ -34,7 +34,14 @@ export type Trigger = (
       /** Photos of the texts (our ids); Claude mode sends the images themselves. */
       media?: Array<{ id: string; type: string | null }>;
     }
-  | { kind: 'inbound_email'; email: EmailReceived; count: number; triage?: TriageNote }
+  | {
+      kind: 'inbound_email';
+      email: EmailReceived;
+      count: number;
+      triage?: TriageNote;
+      /** From the team's own domain with Gmail's DMARC pass: a team request, never an outside acknowledgement. */
+      team?: boolean;
+    }
   | CallTrigger
 ) & { redraft?: RedraftNote };
 

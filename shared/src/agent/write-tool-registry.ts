@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { clickUpTools } from '../tools/clickup';
 import { contactDirectory } from '../tools/contact-directory';
 import { escalate } from '../tools/escalation';
+import { scheduleFollowUp } from '../tools/followups';
 import { googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { proposePolicyChange } from '../tools/policy-change';
@@ -25,6 +26,7 @@ export async function writeToolRegistry(
     bindTool(replyToSender, schemaOnly),
     bindTool(welcomeContact, schemaOnly),
     bindTool(escalate, schemaOnly),
+    bindTool(scheduleFollowUp, schemaOnly),
     ...bindAll(googleTools, schemaOnly),
     ...bindAll(clickUpTools, schemaOnly),
     ...bindAll(workspaceTools, schemaOnly),

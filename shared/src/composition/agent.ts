@@ -1,6 +1,7 @@
 import { anthropicModel } from '../adapters/anthropic-model';
 import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from '../adapters/git-workspace';
+import { meteredModel } from '../adapters/metered';
 import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
 import { createTwilioPager } from '../adapters/twilio-pager';
 import { decisionCheck, readToolFor } from '../agent/decision-check';
@@ -24,6 +25,7 @@ import { buildClickUpToolDeps, clickUpTools } from '../tools/clickup';
 import { contactDirectory } from '../tools/contact-directory';
 import { buildDbSearchToolDeps, dbSearchTools } from '../tools/db-search';
 import { escalate } from '../tools/escalation';
+import { scheduleFollowUp } from '../tools/followups';
 import { buildGoogleToolDeps, googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { pageBudgetDeps } from '../tools/page-budget-wiring';
@@ -87,6 +89,9 @@ export async function buildAgent(
   const web = buildWebToolDeps(c);
   if (web.fallback) tools.push(...bindAll(webTools, web.fallback));
   tools.push(bindTool(runCodeTool, {}));
+  // Timed follow-ups need the scheduler (EventBridge Scheduler; the emulator locally).
+  const timers = core.cardTimers.timers;
+  if (timers) tools.push(bindTool(scheduleFollowUp, { followups: core.followups, timers }));
   tools.push(bindTool(startResearchTool, buildResearchStartDeps(core)));
 
   let workspace: Workspace | undefined;
@@ -121,24 +126,29 @@ export async function buildAgent(
     policy,
     ...(c.ANTHROPIC_API_KEY
       ? {
-          model: anthropicModel({
-            apiKey: c.ANTHROPIC_API_KEY,
-            ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
-            model: c.ANTHROPIC_MODEL,
-            helperModel: c.ANTHROPIC_HELPER_MODEL,
-            serverTools: web.serverTools,
-          }),
+          model: meteredModel(
+            anthropicModel({
+              apiKey: c.ANTHROPIC_API_KEY,
+              ...(c.ANTHROPIC_BASE_URL ? { baseURL: c.ANTHROPIC_BASE_URL } : {}),
+              model: c.ANTHROPIC_MODEL,
+              helperModel: c.ANTHROPIC_HELPER_MODEL,
+              serverTools: web.serverTools,
+            }),
+            core.metrics,
+          ),
         }
       : {}),
     triage: createTriageClassifier(),
     urgentKeywords: c.URGENT_KEYWORDS,
     settings: {
+      threadWindowDays: c.THREAD_WINDOW_DAYS,
       teamName: c.TEAM_NAME,
       timezone: c.TEAM_TIMEZONE,
       maxIterations: c.MAX_ITERATIONS,
       intentTtlMinutes: c.PENDING_INTENT_TTL_MINUTES,
       tokenBudget: c.RUN_TOKEN_BUDGET,
       staleExecutingMs: c.STALE_EXECUTING_SECONDS * 1000,
+      teamDomains: c.ALLOWED_EMAIL_DOMAINS,
     },
     adminInstructions: cachedInstructions(core),
     ...(ws

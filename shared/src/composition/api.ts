@@ -27,6 +27,7 @@ export function approvalDeps(core: Core, workspace?: () => Promise<Workspace>): 
     audit: core.audit,
     queue: core.queue,
     clock: core.clock,
+    cardTimers: core.cardTimers,
     validateArgs: decisionChecks.validateArgs,
     ...(decisionChecks.checkDecision ? { checkDecision: decisionChecks.checkDecision } : {}),
   };

@@ -12,20 +12,24 @@ import { makeDynamoClients } from '../adapters/dynamo/client';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
+import { dynamoFollowUpStore } from '../adapters/dynamo/followup-store';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
-import { timersFromConfig } from '../adapters/eventbridge-scheduler';
+import { timersFromConfig } from '../adapters/lazy-scheduler';
 import { liveActionStore, liveConversationStore } from '../adapters/live-publishing-stores';
 import { httpMediaFetcher } from '../adapters/media-http';
+import { meteredActions, meteredLedger, meteredRuns, meteredTurns, runMeter } from '../adapters/metered';
+import { powertoolsMetrics, recordingMetrics } from '../adapters/powertools-metrics';
 import { sqsDeadLetterSink } from '../adapters/sqs-dead-letter';
 import { makeSqsClient, sqsEventQueue } from '../adapters/sqs-event-queue';
 import { type Config, loadConfig } from '../config';
 import { makeLogger } from '../logger';
 import { type LiveUpdates, noLiveUpdates } from '../ports/live-updates';
+import type { Metrics } from '../ports/metrics';
 
 /**
  * Environment → config → adapters, once per cold start. Handlers call `getCore()` (and the worker its
@@ -37,6 +41,8 @@ export function buildCore(config: Config, serviceName: string) {
   const table = { doc: dynamo.doc, tableName: config.TABLE_NAME };
   const sqs = makeSqsClient({ region: config.AWS_REGION, endpoint: config.SQS_ENDPOINT });
   const clock = () => new Date();
+  const metrics = metricsFor(config);
+  const runMetrics = runMeter(metrics, clock);
   const liveConnections = dynamoLiveConnections(table, clock);
   const live: LiveUpdates = config.LIVE_ENDPOINT
     ? apiGatewayLiveUpdates({
@@ -52,24 +58,28 @@ export function buildCore(config: Config, serviceName: string) {
     config,
     log,
     clock,
+    /** The few numbers on the dashboard (ports/metrics.ts); handlers flush them once per invocation. */
+    metrics,
     dynamo,
     table,
     sqs,
     queue: sqsEventQueue(sqs, config.EVENTS_QUEUE_URL),
     deadLetters: config.DLQ_URL ? sqsDeadLetterSink(sqs, config.DLQ_URL) : undefined,
-    ledger: dynamoEventLedger(table),
+    ledger: meteredLedger(dynamoEventLedger(table), metrics),
     cooldowns: dynamoCooldownStore(table),
     /** Open apps are told about every conversation and card change (issue 19; best-effort, never throws). */
     live,
     liveConnections,
     conversations: liveConversationStore(dynamoConversationStore(table), live),
-    actions: liveActionStore(dynamoActionStore(table), live),
+    actions: meteredActions(liveActionStore(dynamoActionStore(table), live), metrics),
     intents: dynamoIntentStore(table),
-    runs: dynamoRunStore(table),
+    runs: meteredRuns(dynamoRunStore(table), runMetrics),
     /** A turn's one partition read and one-transaction commit (issue 14's six-request budget). */
-    turns: dynamoTurnStore(table),
+    turns: meteredTurns(dynamoTurnStore(table), metrics, runMetrics),
     audit: dynamoAuditLog(table, clock),
     instructions: dynamoInstructionsStore(table),
+    /** Scheduled conditional texts and reminders (follow #20). */
+    followups: dynamoFollowUpStore(table),
     /** Phone calls as their Quo events build them up (follow #20). */
     calls: dynamoCallStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
@@ -88,6 +98,13 @@ export function buildCore(config: Config, serviceName: string) {
   };
 }
 export type Core = ReturnType<typeof buildCore>;
+
+/** EMF on AWS (CloudWatch reads the log lines); in memory elsewhere, so local logs stay readable. */
+function metricsFor(config: Config): Metrics {
+  return config.STAGE === 'aws'
+    ? powertoolsMetrics({ namespace: config.METRICS_NAMESPACE })
+    : recordingMetrics();
+}
 
 const cache = new Map<string, { core: Promise<Core>; settings: string; checkedAt: number }>();
 let settingsSource: SettingsSource | undefined;

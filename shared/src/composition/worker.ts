@@ -1,4 +1,5 @@
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
+import { meteredPush } from '../adapters/metered';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
 import { emailTriageText } from '../agent/inbound-triage';
 import type { EventEnvelope } from '../contracts/events';
@@ -33,7 +34,7 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
       ? {
           push: {
             subscriptions,
-            sender: createWebPushSender({ vapid }),
+            sender: meteredPush(createWebPushSender({ vapid }), core.metrics),
             log: core.log,
             countPendingApprovals: async () =>
               (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),

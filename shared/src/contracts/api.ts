@@ -1,6 +1,7 @@
 import type { UIMessage } from 'ai';
 import * as z from 'zod';
 import { auditEvent, contactRef, conversation, message, pendingAction } from './conversations';
+import { followUp } from './followups';
 import { run } from './runs';
 
 /**
@@ -55,16 +56,17 @@ export const conversationSummary = conversation
     createdBy: true,
     triggerKey: true,
     pendingCount: true,
+    assignee: true,
+    lead: true,
+    channels: true,
   })
   .extend({
     contact: contactRef.optional(),
     unread: z.boolean(),
-    // Inbox #19 markers: urgent, lead, who it is assigned to / claimed by, done/archived.
+    // Inbox #19 markers: urgent, claimed by (cards mirror it on the conversation), done/archived.
     urgent: conversation.shape.urgent,
     status: conversation.shape.status,
-    assignee: z.string().optional(),
     claimedBy: z.string().optional(),
-    lead: z.object({ state: z.string() }).optional(),
   });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
@@ -124,7 +126,10 @@ export const conversationDetail = z.object({
   /** The active run, else the most recent one; null for a conversation no run has touched. */
   run: runView.nullable(),
   lock: inputLock.nullable(),
+  /** Scheduled checks (timed conditional texts and reminders) of this conversation, newest last (follow #20). */
+  followups: z.array(followUp).optional(),
 });
+export const followUpResponse = z.object({ followup: followUp });
 export type ConversationDetail = z.infer<typeof conversationDetail>;
 
 export const markReadResponse = z.object({ ok: z.literal(true), readAt: z.string() });

@@ -106,6 +106,8 @@ export const emailReceivedPayload = z.object({
   source: z.enum(['general', 'leads']),
   messageIdHeader: z.optional(z.string()),
   references: z.optional(z.string()),
+  /** Gmail's DMARC verdict for the visible From domain (issue 17: team mail is authenticated mail). */
+  dmarc: z.optional(z.object({ result: boundedString(0, 32), headerFrom: boundedString(0, 255) })),
 });
 
 export const chatMessagePayload = z.object({
@@ -157,12 +159,17 @@ export const pingPayload = z.object({ note: z._default(z.string(), 'ping') });
 
 /** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
 export const timerFiredPayload = z.object({
-  kind: z.enum(['card.expire', 'card.renotify']),
+  /** `followup`: a scheduled conditional send (follow #20); `digest`: a person's daily digest (follow #20). */
+  kind: z.enum(['card.expire', 'card.renotify', 'followup', 'digest']),
   conversationId: z.string(),
   actionId: z.string(),
   runId: z.string(),
   /** When the timer was set to fire (the scheduler, not the worker's clock, decides that it is due). */
   dueAt: z.iso.datetime(),
+  /** `followup`: which follow-up of the conversation (the card that approved it is `actionId`). */
+  followupId: z.optional(boundedString(1, 200)),
+  /** `digest`: whose digest (a user id); the conversation/action/run ids are then placeholders. */
+  userId: z.optional(boundedString(1, 200)),
 });
 
 /**

@@ -16,3 +16,15 @@ export function argsHash(tool: string, args: unknown): string {
     .update(`${tool}\n${canonicalJson(args)}`)
     .digest('hex');
 }
+
+/**
+ * The hash a card is approved against. A retried card (`retryOf`) carries the same arguments as the card that
+ * failed, yet must be approved afresh: its hash is bound to the card it retries, so no approval, audit entry or
+ * executor check of the failed card can ever match the new one (issue 12: "a new action with a new hash").
+ */
+export function cardArgsHash(card: { tool: string; retryOf?: string | undefined }, args: unknown): string {
+  if (!card.retryOf) return argsHash(card.tool, args);
+  return createHash('sha256')
+    .update(`${card.tool}\n${canonicalJson(args)}\nretry-of:${card.retryOf}`)
+    .digest('hex');
+}

@@ -18,6 +18,8 @@ export interface ConversationStore {
    * and time are overwritten, and the conversation moves forward as with appendMessage.
    */
   replaceMessage(m: Message): Promise<void>;
+  /** Points a trigger key (`person:<id>`, `sms:<phone>`, `email:<thread>`) at a conversation (one thread per person). */
+  mapTriggerKey(key: string, conversationId: string): Promise<void>;
   /** Sets follow's fields (lead, assignee, channels); absent ones are left as they are. */
   setThreadFields(conversationId: string, patch: ThreadFields): Promise<void>;
   listMessages(conversationId: string, opts?: { limit?: number }): Promise<Message[]>;

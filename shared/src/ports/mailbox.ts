@@ -1,3 +1,5 @@
+import type { DmarcVerdict } from '../domain/email-auth';
+
 /**
  * The team's shared inbox as the domain sees it: find mail, read one message as plain text, list what
  * arrived since a point in time (for the polls), reply inside a thread, send to explicit recipients, and
@@ -29,6 +31,8 @@ export interface MailMessage extends MailSummary {
   messageIdHeader?: string;
   references?: string;
   attachments: { filename: string; mimeType: string; size: number }[];
+  /** Gmail's DMARC verdict (its own top-most Authentication-Results header), when it wrote one. */
+  dmarc?: DmarcVerdict;
 }
 
 export interface MailRef {

@@ -79,6 +79,10 @@ export class InMemoryConversationStore implements ConversationStore {
     }
   }
 
+  async mapTriggerKey(key: string, conversationId: string) {
+    this.triggers.set(key, conversationId);
+  }
+
   async replaceMessage(m: Message) {
     const sk = `${m.createdAt}#${m.id}`;
     this.messages.get(m.conversationId)?.delete(sk);

@@ -89,6 +89,11 @@ export function contactDirectory(sms: SmsGateway, teamDomains: string[], clock: 
       const e164 = toE164(number) ?? number;
       return (await load()).entries.find((e) => e.phones.includes(e164));
     },
+    /** The contact with this email address (case-insensitive), for one thread per person. */
+    async byEmail(address: string): Promise<DirectoryEntry | undefined> {
+      const a = emailIdentity(address);
+      return a ? (await load()).entries.find((e) => e.emails.includes(a)) : undefined;
+    },
     invalidate() {
       cache = undefined;
     },

@@ -1,5 +1,6 @@
 import { type EventEnvelope, eventEnvelope } from '../contracts/events';
 import { describeZodIssues, isAppError } from '../errors';
+import { addLogContext } from '../logger';
 import type { DeadLetterSink } from '../ports/dead-letter';
 import type { EventLedger } from '../ports/event-ledger';
 import { type ProcessEventDeps, processEvent } from './process-event';
@@ -32,6 +33,8 @@ export async function consumeRecord(
   if (!parsed.success)
     return deadLetter(deps, record, `invalid envelope: ${describeZodIssues(parsed.error.issues)}`);
   const event = parsed.data;
+  // The envelope is the truth (a message from an older sender may lack the correlationId attribute).
+  addLogContext({ correlationId: event.correlationId, eventId: event.id, eventKey: event.key });
   try {
     await processEvent(deps, event);
   } catch (e) {

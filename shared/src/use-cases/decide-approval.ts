@@ -1,3 +1,4 @@
+import { type CardTimerSettings, cancelCardTimers } from '../agent/card-timers';
 import { reasonRedrafts } from '../agent/redraft-rules';
 import type { PendingAction } from '../contracts/conversations';
 import { ADMIN_APPROVAL_TOOLS } from '../domain/protected-paths';
@@ -19,6 +20,8 @@ export interface DecideApprovalDeps extends ValidateDecisionDeps {
   audit: AuditLog;
   queue: EventQueue;
   clock: () => Date;
+  /** The card's expiry and re-notification schedules, deleted once it is decided. */
+  cardTimers?: CardTimerSettings;
 }
 
 export interface DecideApprovalInput {
@@ -94,6 +97,7 @@ export async function decideApproval(
     });
   }
   await deps.conversations.adjustPending(input.conversationId, -1);
+  await cancelCardTimers(deps, action.id);
   await deps.audit.append({
     conversationId: input.conversationId,
     type: input.decision === 'approve' ? 'approval.approved' : 'approval.denied',

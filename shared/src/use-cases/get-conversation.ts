@@ -4,6 +4,7 @@ import type { Run } from '../contracts/runs';
 import { NotFoundError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { ConversationStore } from '../ports/conversation-store';
+import type { FollowUpStore } from '../ports/followup-store';
 import type { RunStore } from '../ports/run-store';
 import { toSummary } from './list-conversations';
 
@@ -11,6 +12,7 @@ export interface GetConversationDeps {
   conversations: ConversationStore;
   actions: ActionStore;
   runs: RunStore;
+  followups?: FollowUpStore;
 }
 
 /**
@@ -23,10 +25,11 @@ export async function getConversation(
 ): Promise<ConversationDetail> {
   const conversation = await deps.conversations.get(input.conversationId);
   if (!conversation) throw new NotFoundError(`No conversation ${input.conversationId}`);
-  const [messages, actions, active] = await Promise.all([
+  const [messages, actions, active, followups] = await Promise.all([
     deps.conversations.listMessages(input.conversationId),
     deps.actions.listByConversation(input.conversationId),
     deps.runs.findActive(input.conversationId),
+    deps.followups?.listByConversation(input.conversationId),
   ]);
   actions.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   let run: Run | undefined = active;
@@ -40,6 +43,7 @@ export async function getConversation(
     actions,
     run: run ? toRunView(run) : null,
     lock: inputLock(actions),
+    ...(followups?.length ? { followups: followups.sort((a, b) => a.at.localeCompare(b.at)) } : {}),
   };
 }
 

@@ -107,6 +107,7 @@ export function toSummary(c: Conversation, userId: string): ConversationSummary 
     ...(c.status ? { status: c.status } : {}),
     ...(c.assignee ? { assignee: c.assignee } : {}),
     ...(claimer ? { claimedBy: claimer } : {}),
-    ...(c.lead ? { lead: { state: c.lead.state } } : {}),
+    ...(c.lead ? { lead: c.lead } : {}),
+    ...(c.channels ? { channels: c.channels } : {}),
   };
 }

@@ -103,6 +103,7 @@ function toEnvelope(m: MailMessage, source: EmailSource): EventEnvelope {
       source,
       ...(m.messageIdHeader ? { messageIdHeader: m.messageIdHeader } : {}),
       ...(m.references ? { references: m.references } : {}),
+      ...(m.dmarc ? { dmarc: m.dmarc } : {}),
     },
   });
   if (!parsed.success) throw new ValidationError(`email ${m.id}: ${describeZodIssues(parsed.error.issues)}`);

@@ -5,6 +5,7 @@ import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
 import { isRetryRun } from './retry-action';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
+import { runFollowUp } from './run-followup';
 import { runRedraft } from './run-redraft';
 import { runRetryDecision } from './run-retry';
 import { type SendNotificationDeps, sendNotification } from './send-notification';
@@ -32,6 +33,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   } else if (event.type === 'notify') {
     await notify(deps, event.payload);
     result = { outcome: 'notified' };
+  } else if (event.type === 'timer.fired' && event.payload.kind === 'followup') {
+    result = await fireFollowUp(deps, event);
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);
@@ -70,6 +73,12 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     outcome: result.outcome,
   });
   return result;
+}
+
+/** A follow-up's time (follow #20): sent if its condition still holds, else cancelled with a note. */
+function fireFollowUp(deps: ProcessEventDeps, event: Extract<EventEnvelope, { type: 'timer.fired' }>) {
+  if (!deps.followups) return Promise.resolve({ outcome: 'follow-ups are not kept on this deployment' });
+  return runFollowUp({ ...deps, followups: deps.followups, timezone: deps.settings.timezone }, event);
 }
 
 async function notify(deps: ProcessEventDeps, payload: NotifyPayload) {

@@ -35,8 +35,9 @@ export type ReceiveSmsResult =
  * body → parse into one internal event → plan it (plan-openphone-delivery.ts): a delivery that starts nothing
  * (a reaction, a type we do not use) is recorded in the event ledger with its reason and answered 200; anything
  * else → claim the delivery id (Powertools Idempotency: a conditional write) → enqueue its event. If the enqueue
- * fails the claim is released so the provider's retry is not mistaken for a duplicate, and a claim whose
- * invocation timed out expires with that invocation's remaining time (SPEC §6.3: nothing lost).
+ * fails the claim is released so the provider's retry is not mistaken for a duplicate, a copy that arrives while
+ * the first is still in progress is answered 409 (Quo retries any non-2xx), and a claim whose invocation timed
+ * out expires with that invocation's remaining time (SPEC §6.3: nothing lost).
  */
 export async function receiveSmsWebhook(
   deps: ReceiveSmsDeps,
@@ -73,11 +74,31 @@ export async function receiveSmsWebhook(
   const outcome = await deps.idempotency.once(`openphone:${deliveryId}`, () => enqueue(deps, event), {
     remainingMs: input.remainingMs,
   });
+  if (!outcome.ran && outcome.reason === 'in_progress') {
+    // The first copy is still being enqueued and may yet fail or die. A 200 would end Quo's retries (any
+    // non-2xx is retried, on Quo's schedule), so answer 409: the retry then finds it done (200 duplicate) or
+    // released/abandoned (and enqueues it). Never a 2xx for a delivery that is not safely queued.
+    deps.log.info('webhook.in_progress', { deliveryId });
+    throw new AppError('This delivery is still being processed; retry later.', {
+      code: 'delivery_in_progress',
+      status: 409,
+      retryable: true,
+    });
+  }
   if (!outcome.ran) {
-    deps.log.info('webhook.duplicate', { deliveryId, reason: outcome.reason });
+    deps.log.info('webhook.duplicate', {
+      deliveryId,
+      correlationId: event.correlationId,
+      reason: outcome.reason,
+    });
     return { status: 'duplicate', reason: 'delivery already received' };
   }
-  deps.log.info('webhook.enqueued', { eventId: event.id, type: event.type, urgent: plan.urgent });
+  deps.log.info('webhook.enqueued', {
+    eventId: event.id,
+    type: event.type,
+    correlationId: event.correlationId,
+    urgent: plan.urgent,
+  });
   return { status: 'enqueued', eventId: event.id, type: event.type, urgent: plan.urgent };
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type CardTimerSettings, scheduleCardTimers } from '../agent/card-timers';
 import type { PendingAction } from '../contracts/conversations';
 import type { Run } from '../contracts/runs';
-import { argsHash } from '../domain/args-hash';
+import { cardArgsHash } from '../domain/args-hash';
 import { ConflictError, NotFoundError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
@@ -105,7 +105,7 @@ async function createRetryCard(
     runId,
     tool: failed.tool,
     args: failed.args,
-    argsHash: argsHash(failed.tool, failed.args),
+    argsHash: cardArgsHash({ tool: failed.tool, retryOf: failed.id }, failed.args),
     summary: failed.summary,
     status: 'PENDING',
     proposedBy: failed.proposedBy,

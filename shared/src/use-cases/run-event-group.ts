@@ -6,14 +6,25 @@ import { openTurn } from '../agent/turn';
 import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
+import { isTeamMail } from '../domain/email-auth';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { PREVIEW_CHARS, peoplePreview } from '../domain/preview';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
+import type { FollowUpStore } from '../ports/followup-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
+import {
+  adoptPersonThread,
+  candidateKeys,
+  findPersonThread,
+  isFresh,
+  type Person,
+  type PersonThread,
+  personKeyOf,
+} from './person-thread';
 import { runResearchNode } from './run-research-node';
 
 export interface AgentOutcome {
@@ -29,6 +40,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   checkDecision?: DecideApprovalDeps['checkDecision'];
   /** Phone calls as their Quo events build them up (follow #20). */
   calls?: CallStore;
+  /** Scheduled conditional texts and reminders (follow #20). */
+  followups?: FollowUpStore;
   /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
   research?: ResearchDeps;
 }
@@ -131,14 +144,38 @@ async function safeTriage(deps: RunEventGroupDeps, text: string) {
  * The conversation a trigger key feeds (a new one is named after the event), and the turn opened on it. With a
  * turn store only the key is read here: the conversation itself comes with the turn's one partition query.
  */
-async function conversationFor(deps: RunEventGroupDeps, key: string, eventId: string) {
+async function conversationFor(deps: RunEventGroupDeps, person: Person, eventId: string) {
+  const settings = { ...deps, threadWindowDays: deps.settings.threadWindowDays };
   if (!deps.turns) {
-    const existing = await deps.conversations.findByTriggerKey(key);
-    return { existing, convId: existing?.id ?? `c_${eventId}`, deps };
+    const thread = await findPersonThread(settings, person);
+    const existing = thread.conversation;
+    return { existing, convId: existing?.id ?? `c_${eventId}`, deps, thread };
   }
-  const convId = (await deps.turns.conversationIdFor(key)) ?? `c_${eventId}`;
-  const turn = await openTurn(deps, convId, `run_${eventId}`);
-  return { existing: await turn.conversations.get(convId), convId, deps: turn };
+  // One thread per person: this channel's key first (the steady state: one read), then the person's.
+  const keys = candidateKeys(person);
+  let convId: string | undefined;
+  let foundBy: string | undefined;
+  for (const k of keys) {
+    convId = await deps.turns.conversationIdFor(k);
+    if (convId) {
+      foundBy = k;
+      break;
+    }
+  }
+  let turn = await openTurn(deps, convId ?? `c_${eventId}`, `run_${eventId}`);
+  let existing = convId ? await turn.conversations.get(convId) : undefined;
+  if (existing && !isFresh(existing, deps.clock(), deps.settings.threadWindowDays)) {
+    // Quiet for longer than the window: a new conversation (the keys are repointed when it is created).
+    existing = undefined;
+    foundBy = undefined;
+    turn = await openTurn(deps, `c_${eventId}`, `run_${eventId}`);
+  }
+  const thread: PersonThread = {
+    ...(existing ? { conversation: existing } : {}),
+    personKey: personKeyOf(person),
+    ...(existing && foundBy ? { foundBy } : {}),
+  };
+  return { existing, convId: existing?.id ?? `c_${eventId}`, deps: turn, thread };
 }
 
 function missing(id: string): never {
@@ -153,8 +190,15 @@ async function inboundSms(
   const from = primary.payload.from;
   const contact = await deps.directory?.byPhone(from).catch(() => undefined);
   const key = `sms:${from}`;
-  const found = await conversationFor(deps, key, primary.id);
+  const person: Person = {
+    ...(contact?.id ? { contactId: contact.id } : {}),
+    phones: contact?.phones.length ? [from, ...contact.phones] : [from],
+    ...(contact?.emails[0] ? { email: contact.emails[0] } : {}),
+    channelKey: key,
+  };
+  const found = await conversationFor(deps, person, primary.id);
   const { existing, convId } = found;
+  const outer = deps;
   deps = found.deps;
   const inboundMedia = events.map((e) =>
     (e.payload.media ?? []).map((m, i) => ({ id: mediaIdFor(e.id, i), type: m.type, url: m.url })),
@@ -183,6 +227,7 @@ async function inboundSms(
     lastMessageAt: primary.occurredAt,
     createdBy: 'system',
     triggerKey: key,
+    channels: ['sms'],
     pendingCount: 0,
     readBy: {},
   });
@@ -243,13 +288,20 @@ async function inboundSms(
     ...(triage ? { triage } : {}),
     ...(mediaRefs.length ? { media: mediaRefs } : {}),
   };
-  return driveRun(deps, {
+  const out = await driveRun(deps, {
     conversation: { id: convId, create, inbound },
     trigger,
     runId: `run_${primary.id}`,
     eventIds: events.map((e) => e.id),
     key: primary.key,
   });
+  await adoptPersonThread(threadDeps(outer), {
+    conversationId: convId,
+    thread: found.thread,
+    channelKey: key,
+    channel: 'sms',
+  });
+  return out;
 }
 
 /**
@@ -277,23 +329,34 @@ async function inboundEmail(
 ) {
   const e = primary.payload;
   const key = `email:${e.threadId}`;
-  const found = await conversationFor(deps, key, primary.id);
+  const address = e.from.match(/<(.+)>/)?.[1] ?? e.from;
+  const contact = await deps.directory?.byEmail?.(address).catch(() => undefined);
+  const person: Person = {
+    ...(contact?.id ? { contactId: contact.id } : {}),
+    phones: contact?.phones ?? [],
+    email: address.toLowerCase(),
+    channelKey: key,
+  };
+  const found = await conversationFor(deps, person, primary.id);
   const { convId } = found;
+  const outer = deps;
   deps = found.deps;
   const at = deps.clock().toISOString();
   const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
+  const team = isTeamMail(e.from, e.dmarc, deps.settings.teamDomains ?? []);
   const create = (): Conversation => ({
     id: convId,
     // A sender without a display name is titled by the subject alone, not "<addr>: subject".
     title: (name.includes('@') ? e.subject || name : `${name}: ${e.subject}`).slice(0, 80),
     source: 'email',
-    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from },
+    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from, ...(team ? { internal: true } : {}) },
     preview: `${name}: ${e.subject}`.slice(0, PREVIEW_CHARS),
     createdAt: at,
     updatedAt: at,
     lastMessageAt: primary.occurredAt,
     createdBy: 'system',
     triggerKey: key,
+    channels: ['email'],
     pendingCount: 0,
     readBy: {},
   });
@@ -303,13 +366,16 @@ async function inboundEmail(
     at: ev.occurredAt,
     author: name,
   }));
-  const triage = await safeTriage(deps, emailTriageText(e.subject, e.text));
+  // Team mail is a request from one of us: no classifier, no lead facts, no acknowledgement.
+  const triage = team ? undefined : await safeTriage(deps, emailTriageText(e.subject, e.text));
   const trigger: Trigger = {
     kind: 'inbound_email',
     email: e,
     count: events.length,
     ...(triage ? { triage } : {}),
+    ...(team ? { team: true } : {}),
   };
+
   const recorder =
     deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
   // A lead is a lead wherever it writes: the listing site's address or the general inbox.
@@ -331,14 +397,27 @@ async function inboundEmail(
       });
     }
   }
-  return driveRun(deps, {
+  const out = await driveRun(deps, {
     conversation: { id: convId, create, inbound },
     trigger,
     runId: `run_${primary.id}`,
     eventIds: events.map((x) => x.id),
     key: primary.key,
   });
+  await adoptPersonThread(threadDeps(outer), {
+    conversationId: convId,
+    thread: found.thread,
+    channelKey: key,
+    channel: 'email',
+  });
+  return out;
 }
+
+const threadDeps = (deps: RunEventGroupDeps) => ({
+  conversations: deps.conversations,
+  clock: deps.clock,
+  threadWindowDays: deps.settings.threadWindowDays,
+});
 
 type GateChannel =
   | { channel: 'web' }

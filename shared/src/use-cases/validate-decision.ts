@@ -1,5 +1,5 @@
 import type { PendingAction } from '../contracts/conversations';
-import { argsHash, canonicalJson } from '../domain/args-hash';
+import { canonicalJson, cardArgsHash } from '../domain/args-hash';
 import { PreconditionError, ValidationError } from '../errors';
 
 export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; reason: string };
@@ -47,5 +47,5 @@ export async function validateDecision(
     }
   }
   if (!edited) return {};
-  return { args, argsHash: argsHash(action.tool, args), edit: { from: action.args, to: args } };
+  return { args, argsHash: cardArgsHash(action, args), edit: { from: action.args, to: args } };
 }

@@ -8,6 +8,7 @@ import {
   decisionResponse,
   devSessionResponse,
   devTeamResponse,
+  followUpResponse,
   instructionsResponse,
   listConversationsResponse,
   markReadResponse,
@@ -18,6 +19,7 @@ import {
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
+import { type PlanItem, researchView } from '../../../shared/src/contracts/research';
 import {
   deleteWorkspaceFileResponse,
   diffWorkspaceFileResponse,
@@ -141,8 +143,18 @@ export function createApi(getToken: GetToken) {
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/answer`, decisionResponse, {
         answers,
       }),
+    cancelFollowUp: (cid: string, fid: string) =>
+      request('POST', `/api/conversations/${enc(cid)}/followups/${enc(fid)}/cancel`, followUpResponse, {}),
     retry: (cid: string, aid: string) =>
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/retry`, decisionResponse, {}),
+    research: (id: string) => request('GET', `/api/research/${enc(id)}`, researchView),
+    editResearchPlan: (id: string, plan: PlanItem[]) =>
+      request('PUT', `/api/research/${enc(id)}/plan`, researchView, { plan }),
+    approveResearch: (id: string, plan?: PlanItem[]) =>
+      request('POST', `/api/research/${enc(id)}/approve`, researchView, plan ? { plan } : {}),
+    replanResearch: (id: string, plan: PlanItem[], note?: string) =>
+      request('POST', `/api/research/${enc(id)}/replan`, researchView, { plan, ...(note ? { note } : {}) }),
+    cancelResearch: (id: string) => request('POST', `/api/research/${enc(id)}/cancel`, researchView, {}),
     memoryHistory: (limit = 20) =>
       request('GET', `/api/memory/history?limit=${limit}`, memoryHistoryResponseSchema),
     instructions: () => request('GET', '/api/admin/instructions', instructionsResponse),

@@ -72,6 +72,14 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
       const id = res.Item?.conversationId as string | undefined;
       return id ? this.get(id) : undefined;
     },
+    async mapTriggerKey(key, conversationId) {
+      await t.doc.send(
+        new PutCommand({
+          TableName: t.tableName,
+          Item: { pk: `TRIGGER#${key}`, sk: 'TRIGGER', conversationId },
+        }),
+      );
+    },
     async replaceMessage(m) {
       await t.doc.send(
         new PutCommand({

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   BatchWriteCommand,
   type BatchWriteCommandInput,
@@ -15,6 +14,7 @@ import {
   type StoredFact,
   storedFactSchema,
 } from '../../ports/fact-store';
+import { factPk, factSk } from './fact-keys';
 
 /**
  * Policy facts in the single table: one partition per conversation (`FACTS#<conversationId>`), one item per
@@ -26,13 +26,12 @@ export class DynamoFactStore implements FactStore {
   constructor(private readonly table: { doc: DynamoDBDocumentClient; tableName: string }) {}
 
   static pk(conversationId: string): string {
-    return `FACTS#${conversationId}`;
+    return factPk(conversationId);
   }
 
   /** Stable across processes: the same predicate and arguments always address the same item. */
   static sk(predicate: string, args: FactValue[]): string {
-    const hash = createHash('sha256').update(JSON.stringify(args)).digest('base64url').slice(0, 22);
-    return `FACT#${predicate}#${hash}`;
+    return factSk(predicate, args);
   }
 
   async list(conversationId: string, opts: { now: Date; predicate?: string }): Promise<StoredFact[]> {

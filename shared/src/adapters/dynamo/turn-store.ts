@@ -1,8 +1,12 @@
 import {
+  DeleteCommand,
   GetCommand,
+  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
@@ -14,10 +18,9 @@ import type {
 import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
 import { RetryableConflictError } from '../../errors';
-import { storedFactSchema } from '../../ports/fact-store';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
-import { DynamoFactStore } from './fact-store';
+import { factPk, factSk } from './fact-keys';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -129,14 +132,12 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
       items.push(put({ pk, sk: `ACTION#${w.action.id}`, ...w.action }, 'attribute_not_exists(sk)'));
     else if (w.kind === 'facts.put')
       for (const f of w.facts) {
-        const sk = DynamoFactStore.sk(f.predicate, f.args);
-        bySk.set(
-          `FACT#${sk}`,
-          put({ pk: DynamoFactStore.pk(conversationId), sk, ...storedFactSchema.parse(f) }),
-        );
+        // Typed by the policy engine that made them (the fact store's own put validates direct writes).
+        const sk = factSk(f.predicate, f.args);
+        bySk.set(`FACT#${sk}`, put({ pk: factPk(conversationId), sk, ...f }));
       }
     else if (w.kind === 'fact.delete') {
-      const Key = { pk: DynamoFactStore.pk(conversationId), sk: DynamoFactStore.sk(w.predicate, w.args) };
+      const Key = { pk: factPk(conversationId), sk: factSk(w.predicate, w.args) };
       bySk.set(`FACT#${Key.sk}`, { Delete: { TableName: tableName, Key } });
     } else if (w.kind === 'intent.put')
       intent = put({
@@ -262,11 +263,16 @@ function metaUpdate(
  * that part, as the per-message store ignores it; any other lost condition is a conflict.
  */
 async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
+  if (noTransactions.has(t.doc)) return commitOneByOne(t, plan);
   for (let i = 0; i < plan.items.length; i += MAX_TRANSACT_ITEMS) {
     const chunk = plan.items.slice(i, i + MAX_TRANSACT_ITEMS);
     try {
       await t.doc.send(new TransactWriteCommand({ TransactItems: chunk }));
     } catch (e) {
+      if (i === 0 && (e as { name?: string }).name === 'UnknownOperationException') {
+        noTransactions.add(t.doc);
+        return commitOneByOne(t, plan);
+      }
       const failed = cancelledAt(e);
       if (!failed) throw e;
       const touch = plan.touchAt === undefined ? -1 : plan.touchAt - i;
@@ -277,6 +283,36 @@ async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
         continue;
       }
       throw new RetryableConflictError('Another worker wrote this turn first', { failed });
+    }
+  }
+}
+
+/**
+ * dynalite (the local stack's DynamoDB when Java is missing, scripts/local/dynamodb.ts) has no
+ * TransactWriteItems. There the same writes go one by one, in order, each with its own condition: a lost
+ * step, run or card is still a RetryableConflictError and a backwards preview is still dropped, but a crash
+ * between two of them leaves part of the turn written (the per-record stores' behaviour). Never on AWS or
+ * DynamoDB Local, which have transactions.
+ */
+const noTransactions = new WeakSet<object>();
+
+async function commitOneByOne(t: DynamoTable, plan: CommitPlan): Promise<void> {
+  for (const [i, item] of plan.items.entries()) {
+    const command = item.Put
+      ? new PutCommand(item.Put)
+      : item.Update
+        ? new UpdateCommand(item.Update as UpdateCommandInput)
+        : item.Delete
+          ? new DeleteCommand(item.Delete)
+          : undefined;
+    if (!command) continue;
+    try {
+      await t.doc.send(command as PutCommand);
+    } catch (e) {
+      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+      if (i !== plan.touchAt) throw new RetryableConflictError('Another worker wrote this turn first');
+      if (plan.withoutTouch?.Update)
+        await t.doc.send(new UpdateCommand(plan.withoutTouch.Update as UpdateCommandInput));
     }
   }
 }

@@ -2,6 +2,7 @@ import { gmail } from '@googleapis/gmail';
 import type { OAuth2Client } from 'google-auth-library';
 import { createMimeMessage } from 'mimetext';
 import { z } from 'zod';
+import { dmarcVerdict } from '../../domain/email-auth';
 import { NotFoundError, ValidationError } from '../../errors';
 import type {
   Mailbox,
@@ -206,12 +207,17 @@ export function createGmailMailbox(opts: GmailMailboxOptions): Mailbox {
       const replyTo = headerOf(h, 'Reply-To');
       const messageIdHeader = headerOf(h, 'Message-ID');
       const references = headerOf(h, 'References');
+      // Gmail lists headers in message order: its own Authentication-Results comes first.
+      const dmarc = dmarcVerdict(
+        (h ?? []).filter((x) => x.name.toLowerCase() === 'authentication-results').map((x) => x.value),
+      );
       return {
         ...summarize(m),
         ...(cc ? { cc } : {}),
         ...(replyTo ? { replyTo } : {}),
         ...(messageIdHeader ? { messageIdHeader } : {}),
         ...(references ? { references } : {}),
+        ...(dmarc ? { dmarc } : {}),
         internalDate: Number(m.internalDate),
         text: body.text,
         truncated: body.truncated,

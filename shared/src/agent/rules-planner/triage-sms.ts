@@ -26,7 +26,8 @@ const isClosing = (text: string) =>
 /** An inbound text: identify the sender, page on-call if urgent, draft a reply in the team's voice, report. */
 export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>): Plan {
   const obs = input.observations;
-  if (!t.urgent && (t.texts.every(isClosing) || t.triage?.triageClass === 'thanks'))
+  // A photo is never a "thanks": a tenant who sends a picture of a leak expects an answer.
+  if (!t.urgent && !t.media?.length && (t.texts.every(isClosing) || t.triage?.triageClass === 'thanks'))
     return { kind: 'no_action', reason: `closing text from ${t.from}` };
   const lookup = find(obs, 'search_contacts');
   if (!lookup)

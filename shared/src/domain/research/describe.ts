@@ -68,7 +68,8 @@ export function describeResult(tool: string, result: unknown): NodeOutput {
   if (!rows.length) return { summary: '- nothing found', facts };
   const lines = rows.slice(0, MAX_LINES).map(line);
   const more = rows.length > MAX_LINES ? [`- … and ${rows.length - MAX_LINES} more ${label}`] : [];
-  return { summary: [`${rows.length} ${label} found:`, ...lines, ...more].join('\n'), facts };
+  const noun = rows.length === 1 ? label.replace(/s$/, '') : label;
+  return { summary: [`${rows.length} ${noun} found:`, ...lines, ...more].join('\n'), facts };
 }
 
 /** A plan node's result from its children: one section each; a failed child is said, not hidden. */

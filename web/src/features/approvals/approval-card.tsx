@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { CardRedraft, MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
+import { ScheduleFacts } from '../followups/followup-list';
 import { MediaThumbs } from '../media/media-thumbs';
 import { PolicyChangeDiff } from '../workspace-files/policy-change-diff';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
@@ -41,6 +42,7 @@ export function ApprovalCard({
   const pending = action.status === 'PENDING';
   const edited = editable.some((k) => draft[k] !== action.args[k]);
   const emptyField = editable.find((k) => !draft[k]?.trim());
+  const scheduled = action.tool === 'schedule_followup';
   const others = Object.entries(action.args).filter(
     ([k]) => !view.recipients.includes(k) && !editable.includes(k) && !view.hidden?.includes(k),
   );
@@ -78,6 +80,7 @@ export function ApprovalCard({
           onChange={(v) => setDraft((d) => ({ ...d, [k]: v }))}
         />
       ))}
+      {scheduled && <ScheduleFacts args={action.args} />}
       <OtherArgs args={others} />
       {action.edit && !pending && <p className="tag-edited">Edited before approval</p>}
       {pending && edited && <p className="tag-edited">Edited — your version is what will be sent.</p>}

@@ -52,6 +52,15 @@ const VIEWS: Record<string, Omit<ToolView, 'icon'> & { icon?: ToolView['icon'] }
   update_task: { label: 'Task update', icon: TaskIcon, recipients: [], editable: ['name', 'description'] },
   delete_task: { label: 'Delete task', icon: TaskIcon, recipients: [], editable: [] },
   escalate: { label: 'Page the on-call person', icon: PhoneIcon, recipients: ['to'], editable: ['message'] },
+  schedule_followup: {
+    label: 'Scheduled check',
+    icon: SmsIcon,
+    recipients: ['to'],
+    editable: ['text'],
+    maxLength: { text: 1600 },
+    // Shown in words by ScheduleFacts (when, only if, kind); the approval still binds them.
+    hidden: ['at', 'condition', 'kind', 'toName'],
+  },
   create_contact: { label: 'New contact', icon: ChatIcon, recipients: [], editable: [] },
   update_contact: { label: 'Contact update', icon: ChatIcon, recipients: [], editable: [] },
   delete_contact: { label: 'Delete contact', icon: ChatIcon, recipients: [], editable: [] },

@@ -12,6 +12,7 @@ import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useAuth, useMe } from '../auth/auth-context';
 import { contactName } from '../conversations/source-icon';
+import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
 import { LiveTurn } from './live-turn';
 import { Timeline } from './timeline';
@@ -203,6 +204,7 @@ export function ChatScreen({ id }: { id?: string }) {
       {data && data.messages.length === 0 && data.actions.length === 0 && chat.messages.length === 0 && (
         <EmptyState title="Nothing here yet" />
       )}
+      {data?.followups?.length ? <FollowUpList followups={data.followups} onChanged={onDecided} /> : null}
       {data && <Timeline detail={data} meId={me.id} onDecided={onDecided} />}
       {chat.messages.length > 0 && (
         <LiveTurn messages={chat.messages} contact={conversation?.contact} onDecided={onDecided} />

@@ -5,6 +5,7 @@ import { ToolIcon } from '../../components/icons';
 import { clockTime, humanize } from '../../lib/format';
 import { ApprovalCard } from '../approvals/approval-card';
 import { MediaThumbs } from '../media/media-thumbs';
+import { ResearchCard } from '../research/research-card';
 import { CallEntryView } from './call-entry';
 
 type Item =
@@ -76,6 +77,8 @@ export function Timeline({
 
 export function Bubble({ message: m, mine }: { message: Message; mine: boolean }) {
   if (m.call) return <CallEntryView message={m} />;
+  if (m.research && m.id === `m_research_${m.research.taskId}`)
+    return <ResearchCard taskId={m.research.taskId} />;
   if (m.role === 'system') return <p className="system-note">{m.text}</p>;
   const side = m.role === 'user' ? 'right' : 'left';
   const channel = m.channel === 'sms' ? ' · text' : m.channel === 'email' ? ' · email' : '';

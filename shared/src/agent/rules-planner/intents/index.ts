@@ -5,6 +5,7 @@ import { createTask } from './create-task';
 import { lookup } from './lookup';
 import { remember } from './remember';
 import { research } from './research';
+import { scheduleFollowUpIntent } from './schedule-followup';
 import { sendEmail } from './send-email';
 import { sendText } from './send-text';
 import { teamQuestion } from './team-question';
@@ -12,6 +13,8 @@ import { teamQuestion } from './team-question';
 /** The chat intents in the order a new request is tried against them (the first that recognises it wins). */
 export const CHAT_INTENTS: readonly ChatIntent[] = [
   remember,
+  // Before sendText: "text Maria tomorrow at 9 if …" is a scheduled, conditional text, not an immediate one.
+  scheduleFollowUpIntent,
   research,
   sendText,
   sendEmail,

@@ -1,0 +1,39 @@
+/**
+ * The few numbers that say whether the system works (issue 15). Names are fixed here so the dashboard and
+ * alarms in the CDK app (infra/lib/observability.ts) read exactly what the code writes.
+ */
+export const COUNT_METRICS = [
+  'EventsReceived',
+  'EventsProcessed',
+  'EventsCoalesced',
+  'EventsDeferred',
+  'EventsDuplicate',
+  'EventsDeadLettered',
+  'CardsCreated',
+  'CardsApproved',
+  'CardsDenied',
+  'CardsExpired',
+  'CardsExecuted',
+  'CardsFailed',
+  'RunsCompleted',
+  'RunsFailed',
+  'ModelErrors',
+  'ModelInputTokens',
+  'ModelOutputTokens',
+  'PushFailures',
+] as const;
+export const DURATION_METRICS = ['ModelLatency', 'RunDuration'] as const;
+export const COST_METRICS = ['RunCostMicroUsd'] as const;
+
+export type CountMetric = (typeof COUNT_METRICS)[number];
+export type DurationMetric = (typeof DURATION_METRICS)[number];
+export type CostMetric = (typeof COST_METRICS)[number];
+
+export interface Metrics {
+  count(name: CountMetric | CostMetric, value?: number): void;
+  milliseconds(name: DurationMetric, value: number): void;
+  /** Writes what was recorded (CloudWatch EMF on AWS); handlers call it once per invocation. */
+  flush(): void;
+}
+
+export const noMetrics: Metrics = { count() {}, milliseconds() {}, flush() {} };

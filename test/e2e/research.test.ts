@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildResearchStartDeps } from '../../shared/src/composition/research-start';
+import { postChatMessage } from '../../shared/src/use-cases/post-chat-message';
+import { type E2E, PHONE, startE2E } from './support';
+
+/**
+ * Research in the PWA (issue 21), in a real Chromium on the local stack: the plan of "summarise Maria
+ * Lopez's history" waits for review, the person removes a step and approves, the tree fills in live (a bar
+ * per step on the task's clock) and the report appears in the conversation.
+ */
+let e: E2E;
+beforeAll(async () => {
+  e = await startE2E();
+}, 180_000);
+afterAll(async () => {
+  await e?.stop();
+});
+
+const DESKTOP_WIDE = { width: 1440, height: 900 };
+const user = { id: 'u_sam', email: 'sam@oakproperties.example', name: 'Sam Chen' };
+
+test('review the plan, remove a step, approve, watch the tree, read the report (phone and desktop)', async () => {
+  const { conversation } = await postChatMessage(e.core, { text: "summarise Maria Lopez's history", user });
+  const research = buildResearchStartDeps(e.core);
+  const context = await e.newContext(PHONE);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(`/chat?id=${conversation.id}`);
+  await e.signIn(page, 'Sam Chen');
+
+  const card = page.locator('article.research-card');
+  await card.waitFor({ timeout: 30_000 });
+  await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('review');
+  await page.getByText('This plan waits for you').waitFor();
+  expect(await card.locator('[data-step-key]').count()).toBe(9);
+  await card.scrollIntoViewIfNeeded();
+  await e.shot(page, 'research-review-phone');
+
+  // Remove the "Tasks and appointments" group and narrow the conversations search.
+  await card.getByRole('button', { name: /Remove “Tasks and appointments/ }).click();
+  expect(await card.locator('[data-step-key]').count()).toBe(6);
+  await card.getByRole('button', { name: 'Approve and run' }).click();
+
+  await expect.poll(() => card.getAttribute('data-status'), { timeout: 45_000 }).toBe('done');
+  const taskId = (await card.getAttribute('data-task-id')) as string;
+  const g = await research.research.load(taskId);
+  expect(g?.task.reviewedBy).toBe('Sam Chen');
+  expect(g?.nodes.some((n) => n.goal.startsWith('Tasks and appointments'))).toBe(false);
+  expect(g?.nodes.filter((n) => n.kind === 'read').every((n) => n.status === 'DONE')).toBe(true);
+  // The tree: one row per step, each with its timing bar; tapping a step shows its result.
+  expect(await card.locator('.tree-row').count()).toBe(g?.nodes.length);
+  expect(await card.locator('.node-bar').count()).toBe(g?.nodes.length);
+  const callsId = g?.nodes.find((n) => n.goal === 'Calls with Maria Lopez')?.id;
+  const calls = card.locator(`[data-node-id="${callsId}"]`);
+  await calls.locator('summary').click();
+  await calls.locator('.node-detail').waitFor();
+  expect(await calls.locator('.node-detail').textContent()).toContain('list_calls');
+  await card.locator('.research-report').waitFor();
+  expect(await card.locator('.research-report').textContent()).toContain('Saved to reports/');
+  await card.locator('.research-tree').scrollIntoViewIfNeeded();
+  await e.shot(page, 'research-tree-phone');
+  await card.locator('.research-report').scrollIntoViewIfNeeded();
+  await e.shot(page, 'research-report-phone');
+  expect(errors).toEqual([]);
+
+  const wide = await e.newContext(DESKTOP_WIDE);
+  const desk = await wide.newPage();
+  await desk.goto(`/chat?id=${conversation.id}`);
+  await e.signIn(desk, 'Sam Chen');
+  await desk.locator('article.research-card[data-status="done"]').waitFor({ timeout: 20_000 });
+  await desk.locator('.research-tree').scrollIntoViewIfNeeded();
+  await e.shot(desk, 'research-tree-desktop');
+  await context.close();
+  await wide.close();
+}, 180_000);
