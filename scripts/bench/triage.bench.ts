@@ -59,6 +59,23 @@ function printFigures(name: string, e: Evaluation) {
   );
 }
 
+/**
+ * The issue's "messages nobody here has seen": `TRIAGE_UNSEEN=<dir> npm run bench triage` runs a set kept
+ * outside the repo (same layout as triage-corpus/: one file per label, one message a line) against what
+ * landed, beside the keyword baseline on the same messages. Nothing in it is ever trained on or printed.
+ */
+async function unseenSet(classifier: ReturnType<typeof createTriageClassifier>, keywords: readonly string[]) {
+  const dir = process.env.TRIAGE_UNSEEN;
+  if (!dir) return;
+  const unseen = loadCorpus(dir);
+  const shipped = await evaluate(unseen, async (t) => (await classifier.classify(t, keywords)).triageClass);
+  const base = await evaluate(unseen, keywordBaseline(keywords));
+  console.log(`  unseen set (${dir}): ${unseen.length} messages`);
+  printFigures('classifier + keyword floor', shipped);
+  printFigures('baseline (keyword rules)', base);
+  console.log(`\n  confusion, unseen set\n${formatConfusion(shipped.confusion).replace(/^/gm, '  ')}\n`);
+}
+
 export async function run(): Promise<BenchRow[]> {
   const keywords = parseConfig({
     TABLE_NAME: 'bench',
@@ -84,6 +101,7 @@ export async function run(): Promise<BenchRow[]> {
     `\n  confusion, classifier + floor (rows: true class)\n${formatConfusion(shipped.confusion).replace(/^/gm, '  ')}`,
   );
   console.log(`\n  confusion, baseline\n${formatConfusion(baseline.confusion).replace(/^/gm, '  ')}\n`);
+  await unseenSet(classifier, keywords);
 
   const dir = mkdtempSync(join(tmpdir(), 'triage-bench-'));
   try {

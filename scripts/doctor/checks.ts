@@ -207,31 +207,30 @@ export async function checkQuo({ config: c, fetch: f = fetch }: CheckContext): P
       return rows;
     }
     const url = `${c.PUBLIC_BASE_URL.replace(/\/+$/, '')}/webhooks/openphone`;
+    // listWebhooks_v1 lists the workspace's legacy webhooks (signed `openphone-signature`); its objects carry
+    // no API version. A 2026-03-30 webhook is managed under GET /webhooks instead (not read here).
     const list =
-      (
-        (await hooks.json()) as {
-          data?: Array<{ url?: string; events?: string[]; apiVersion?: string; status?: string }>;
-        }
-      ).data ?? [];
+      ((await hooks.json()) as { data?: Array<{ url?: string; events?: string[]; status?: string }> }).data ??
+      [];
     const ours = list.find((h) => h.url === url && (h.events ?? []).includes('message.received'));
-    rows.push(
-      ours
-        ? row(
-            'Quo webhook',
-            ours.status && ours.status !== 'enabled' ? 'fail' : 'ok',
-            `message.received → ${url} (API version ${ours.apiVersion ?? 'unknown'})`,
-          )
-        : row(
-            'Quo webhook',
-            'fail',
-            `no message.received webhook points at ${url}`,
-            `create one in Quo for message.received → ${url}`,
-          ),
-    );
+    rows.push(quoWebhookRow(ours, url));
     return rows;
   } catch (e) {
     return [row('Quo', 'fail', `unreachable: ${errText(e)}`, 'check OPENPHONE_API_BASE and network access')];
   }
+}
+
+function quoWebhookRow(ours: { status?: string } | undefined, url: string): Row {
+  if (!ours)
+    return row(
+      'Quo webhook',
+      'fail',
+      `no legacy message.received webhook points at ${url}`,
+      `create one in Quo for message.received → ${url} (a 2026-03-30 webhook made with POST /webhooks is not listed here: check it with GET /webhooks)`,
+    );
+  if (ours.status && ours.status !== 'enabled')
+    return row('Quo webhook', 'fail', `message.received → ${url} is ${ours.status}`, 'enable it in Quo');
+  return row('Quo webhook', 'ok', `message.received → ${url} (legacy webhook, openphone-signature)`);
 }
 
 export async function checkTwilio({ config: c, fetch: f = fetch }: CheckContext): Promise<Row[]> {

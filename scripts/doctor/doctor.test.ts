@@ -31,8 +31,16 @@ beforeAll(async () => {
   google = await startGoogleEmulator();
   clickup = await startClickUpEmulator({ token: 'pk_doctor' });
   gitServer = await startGitServer();
-  openphone = await startOpenPhoneEmulator({ apiKey: 'op_doctor' });
-  twilio = await startTwilioEmulator({ accountSid: `AC${'1'.repeat(32)}`, authToken: 'tw_doctor' });
+  // The workspace's webhook points at our URL and the from-number is the account's, as on a healthy deployment.
+  openphone = await startOpenPhoneEmulator({
+    apiKey: 'op_doctor',
+    webhookUrl: 'https://switchboard.example/webhooks/openphone',
+  });
+  twilio = await startTwilioEmulator({
+    accountSid: `AC${'1'.repeat(32)}`,
+    authToken: 'tw_doctor',
+    incomingNumbers: ['+14155550190'],
+  });
   env = {
     TABLE_NAME: 't',
     EVENTS_QUEUE_URL: 'http://127.0.0.1:1/q',

