@@ -1,4 +1,4 @@
-import type { PendingIntent } from '../contracts/conversations';
+import type { LeadInfo, PendingIntent } from '../contracts/conversations';
 import type { EmailReceived } from '../contracts/events';
 import type { EmergencyKind, TriageClass } from '../domain/triage/labels';
 import type { ServerContent } from '../ports/model';
@@ -41,6 +41,8 @@ export type Trigger = (
       triage?: TriageNote;
       /** From the team's own domain with Gmail's DMARC pass: a team request, never an outside acknowledgement. */
       team?: boolean;
+      /** Where this lead stood when the email arrived (follow #20): booked or out → no reply. */
+      lead?: LeadInfo;
     }
   | CallTrigger
 ) & { redraft?: RedraftNote };

@@ -25,6 +25,7 @@ import {
   personKeyOf,
 } from './person-thread';
 import { runResearchNode } from './run-research-node';
+import { leadStateAfterInbound, setLeadState } from './set-lead-state';
 
 export interface AgentOutcome {
   runId?: string;
@@ -367,7 +368,9 @@ async function inboundEmail(
     count: events.length,
     ...(triage ? { triage } : {}),
     ...(team ? { team: true } : {}),
+    ...(found.existing?.lead ? { lead: found.existing.lead } : {}),
   };
+  const isLead = !team && (e.source === 'leads' || triage?.triageClass === 'lead');
 
   const recorder =
     deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
@@ -403,6 +406,10 @@ async function inboundEmail(
     channelKey: key,
     channel: 'email',
   });
+  // Lead state (follow #20): a lead who writes puts the ball in our court, unless booked or out.
+  const next = isLead ? leadStateAfterInbound(found.existing?.lead) : undefined;
+  if (next && (await outer.conversations.get(convId)))
+    await setLeadState(outer, { conversationId: convId, state: next, by: 'switchboard' });
   return out;
 }
 

@@ -12,6 +12,8 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
   const e = t.email;
   if (t.team) return teamEmail(input, t);
   // Listing sites often send leads from no-reply addresses with the lead's own address inside.
+  if (t.lead && (t.lead.state === 'showing_booked' || t.lead.state === 'disqualified'))
+    return { kind: 'no_action', reason: `lead is ${t.lead.state.replace('_', ' ')}: no reply (seed rule)` };
   if (e.source === 'leads' || t.triage?.triageClass === 'lead') return triageLead(input, t);
   if (AUTOMATED.test(e.from)) return { kind: 'no_action', reason: `automated email from ${e.from}` };
   // Newsletters and promotions end here: logged as NO_ACTION_NEEDED, no conversation, no card.

@@ -146,6 +146,8 @@ export function ChatScreen({ id }: { id?: string }) {
         conversation.contact?.name && conversation.contact.phone
           ? formatPhone(conversation.contact.phone)
           : undefined,
+        // Where a lead stands (follow #20): "Lead: waiting on us".
+        conversation.lead ? `Lead: ${conversation.lead.state.replace(/_/g, ' ')}` : undefined,
       ]
         .filter(Boolean)
         .join(' · ')
