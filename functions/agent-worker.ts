@@ -4,8 +4,6 @@ import { getWorkerDeps } from '../shared/src/composition/worker';
 import { withLogContext } from '../shared/src/logger';
 import { consumeRecord } from '../shared/src/use-cases/consume-record';
 
-const processor = new BatchProcessor(EventType.SQS);
-
 /** SQS → one use case per record; failed records are reported back so only they are redelivered. */
 export const handler = async (event: SQSEvent, context?: Context) => {
   const deps = await getWorkerDeps();
@@ -24,6 +22,9 @@ export const handler = async (event: SQSEvent, context?: Context) => {
       () => consumeRecord(deps, { body: record.body, messageId: record.messageId, receiveCount }),
     );
   };
+  // One processor per invocation: it keeps the batch's successes and failures on itself, and the local
+  // poller (like any host running invocations side by side) may call this handler concurrently.
+  const processor = new BatchProcessor(EventType.SQS);
   try {
     return await processPartialResponse(event, recordHandler, processor, { throwOnFullBatchFailure: false });
   } finally {

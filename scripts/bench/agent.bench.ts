@@ -204,7 +204,7 @@ export async function run(): Promise<BenchRow[]> {
     const user = { id: 'u_sam', email: `sam@${TEAM_DOMAIN}`, name: 'Sam Chen' };
 
     /** One agent turn: the API stores the message (not timed), the worker runs the turn (timed). */
-    async function agentTurn() {
+    async function agentTurn(d: RunEventGroupDeps = deps) {
       const { conversation, messageId } = await postChatMessage(core, { text: QUESTION, user });
       const event: EventEnvelope = {
         id: newId('ev_'),
@@ -217,7 +217,7 @@ export async function run(): Promise<BenchRow[]> {
       const before = { requests: counter.requests, ms: counter.ms };
       const t0 = performance.now();
       counter.on = true;
-      const out = await runEventGroup(deps, [event]).finally(() => {
+      const out = await runEventGroup(d, [event]).finally(() => {
         counter.on = false;
       });
       const elapsed = ms(t0);
@@ -301,10 +301,8 @@ export async function run(): Promise<BenchRow[]> {
     // Rules mode (the local default, no model): an inbound text triaged to a drafted acknowledgement card.
     const rulesDeps: RunEventGroupDeps = { ...deps };
     delete rulesDeps.model;
-    const triageMs: number[] = [];
-    const triageRequests: number[] = [];
-    for (let i = 0; i < WARMUP + TURNS; i++) {
-      if (i === WARMUP) counter.byCommand.clear();
+    /** One triage turn: an inbound text from a known tenant, drafted into an acknowledgement card. */
+    async function triageTurn(d: RunEventGroupDeps) {
       const at = new Date().toISOString();
       const id = `sms_${newId('EV')}`;
       const event: EventEnvelope = {
@@ -325,14 +323,21 @@ export async function run(): Promise<BenchRow[]> {
       const before = counter.requests;
       const t0 = performance.now();
       counter.on = true;
-      const out = await runEventGroup(rulesDeps, [event]).finally(() => {
+      const out = await runEventGroup(d, [event]).finally(() => {
         counter.on = false;
       });
       const elapsed = ms(t0);
       if (!out.outcome.startsWith('awaiting approval')) throw new Error(`triage ended ${out.outcome}`);
+      return { elapsed, requests: counter.requests - before };
+    }
+    const triageMs: number[] = [];
+    const triageRequests: number[] = [];
+    for (let i = 0; i < WARMUP + TURNS; i++) {
+      if (i === WARMUP) counter.byCommand.clear();
+      const t = await triageTurn(rulesDeps);
       if (i >= WARMUP) {
-        triageMs.push(elapsed);
-        triageRequests.push(counter.requests - before);
+        triageMs.push(t.elapsed);
+        triageRequests.push(t.requests);
       }
     }
     rows.push(
@@ -350,7 +355,48 @@ export async function run(): Promise<BenchRow[]> {
       },
       { name: `  by command: ${byCommand(counter)}`, value: Math.max(...triageRequests), unit: 'req (max)' },
     );
+    rows.push(...(await beforeAndAfter()));
     return rows;
+
+    /**
+     * The same two turns with the per-record stores (the deps without the turn store: every record read and
+     * written on its own, as before issue 14's turn store), interleaved with the turn store turn by turn in
+     * this run, so the before/after comparison meets the same machine noise.
+     */
+    async function beforeAndAfter(): Promise<BenchRow[]> {
+      const perRecord: RunEventGroupDeps = { ...deps };
+      delete perRecord.turns;
+      const perRecordRules: RunEventGroupDeps = { ...rulesDeps };
+      delete perRecordRules.turns;
+      const n = Math.min(TURNS, 40);
+      const m = { chat: [[], []], chatReq: [[], []], triage: [[], []], triageReq: [[], []] } as Record<
+        string,
+        [number[], number[]]
+      >;
+      for (let i = 0; i < n; i++) {
+        const [a, b] = [await agentTurn(perRecord), await agentTurn()];
+        const [c, d] = [await triageTurn(perRecordRules), await triageTurn(rulesDeps)];
+        m.chat?.[0].push(a.elapsed);
+        m.chat?.[1].push(b.elapsed);
+        m.chatReq?.[0].push(a.requests);
+        m.chatReq?.[1].push(b.requests);
+        m.triage?.[0].push(c.elapsed);
+        m.triage?.[1].push(d.elapsed);
+        m.triageReq?.[0].push(c.requests);
+        m.triageReq?.[1].push(d.requests);
+      }
+      const row = (name: string, key: string, unit: string, f: (xs: number[]) => number): BenchRow => {
+        const [before, after] = m[key] as [number[], number[]];
+        return { name, value: f(after), unit, baseline: f(before), ratio: f(after) / f(before) };
+      };
+      const p50 = (xs: number[]) => percentile(xs, 50);
+      return [
+        row('chat turn requests: turn store (value) vs per-record stores (baseline)', 'chatReq', 'req', mean),
+        row('chat turn p50: turn store vs per-record stores', 'chat', 'ms', p50),
+        row('triage turn requests: turn store vs per-record stores', 'triageReq', 'req', mean),
+        row('triage turn p50: turn store vs per-record stores', 'triage', 'ms', p50),
+      ];
+    }
   } finally {
     for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => {});
   }

@@ -17,6 +17,8 @@ export interface ClickUpEmulatorOptions {
   port?: number;
   token: string;
   seed?: ClickUpSeed | false;
+  /** Delay before every answer (benchmarks: a leaf answered by a slow vendor); 0 by default. */
+  latencyMs?: number;
 }
 
 interface StoredTask {
@@ -246,6 +248,13 @@ export async function startClickUpEmulator(opts: ClickUpEmulatorOptions): Promis
     return c.json({ err: String(err), ECODE: 'SHARD_001' }, 500);
   });
   app.notFound((c) => c.text('Cannot find route', 404));
+  if (opts.latencyMs) {
+    const ms = opts.latencyMs;
+    app.use('*', async (_c, next) => {
+      await new Promise((r) => setTimeout(r, ms));
+      await next();
+    });
+  }
 
   let windowStart = Date.now();
   let used = 0;

@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type GitServer, startGitServer } from '../../scripts/emulators/git-server';
+import { openGitWorkspace } from '../../shared/src/adapters/git-workspace';
+import { conversationPolicy } from '../../shared/src/agent/policy-runtime';
+import { EDITOR_TOOLS, rulebaseRefresher, savedRulebaseFiles } from '../../shared/src/agent/team-rulebase';
 import { memoryHistoryResponseSchema } from '../../shared/src/contracts/memory';
 import {
   tryPolicyResponse,
   workspaceFileResponse,
   workspaceFilesResponse,
 } from '../../shared/src/contracts/workspace-files';
+import { InMemoryFactStore, loadRulebases } from '../../shared/src/domain/policy';
 import { MESSAGING_RULES } from '../../shared/src/domain/policy/defaults';
 import { ADMIN, type ApiHarness, MEMBER, startApiHarness } from './harness';
 
@@ -22,11 +26,13 @@ let dir: string;
 let h: ApiHarness;
 let admin: string;
 let member: string;
+let repoUrl: string;
 
 beforeAll(async () => {
   git = await startGitServer();
   dir = await mkdtemp(join(tmpdir(), 'switchboard-api-files-'));
   const url = await git.createBareRepo('memory');
+  repoUrl = url;
   h = await startApiHarness({ env: { MEMORY_GIT_URL: url, MEMORY_DIR: join(dir, 'work') } });
   admin = await h.token(ADMIN, { name: 'Alex Admin' });
   member = await h.token(MEMBER, { name: 'Sam Member' });
@@ -188,4 +194,44 @@ test('bad input is a clear 4xx', async () => {
     expect(res.status, `${method} ${path}`).toBeLessThan(500);
   }
   expect((await h.call('GET', '/api/workspace/file?path=nope.md', { token: admin })).status).toBe(404);
+});
+
+test('a saved edit governs a warm container within the refresh interval, without a cold start', async () => {
+  const log = { debug() {}, info() {}, warn() {}, error() {} };
+  const ws = await openGitWorkspace({ dir: join(dir, 'warm'), url: repoUrl });
+  const refresher = rulebaseRefresher(ws, EDITOR_TOOLS, log, { sync: true });
+  await refresher.prime();
+  let now = Date.parse('2026-11-24T15:00:00Z');
+  const clock = () => new Date(now);
+  const policy = conversationPolicy({
+    rulebase: loadRulebases((await savedRulebaseFiles(ws)).files, { tools: EDITOR_TOOLS }),
+    facts: new InMemoryFactStore(),
+    tools: EDITOR_TOOLS,
+    timezone: 'America/New_York',
+    settings: {},
+    log,
+    refresh: { load: refresher.load, everyMs: 60_000, clock },
+  });
+  const ctx = { conversationId: 'c_warm', runId: 'r', now: clock(), timezone: 'America/New_York' };
+  const env = { now: clock(), timezone: 'America/New_York', callReadTool: async () => ({}) };
+  const askVip = async () => {
+    await policy.guard.check(
+      { tool: 'list_files', kind: 'read', args: {}, origin: 'model', conversationId: 'c_warm' },
+      env,
+    );
+    const ask = policy.tools.find((t) => t.name === 'ask_policy');
+    return ask?.run({ query: 'vip(X)' }, ctx);
+  };
+  await expect(askVip()).rejects.toThrow(/vip/);
+
+  const current = await read(MESSAGING, admin);
+  const saved = await h.call('PUT', '/api/workspace/file', {
+    token: admin,
+    body: { path: MESSAGING, text: `${current.text}\nvip("+14155550111").\n`, baseVersion: current.version },
+  });
+  expect(saved.status).toBe(200);
+  now += 30_000;
+  await expect(askVip()).rejects.toThrow(/vip/);
+  now += 31_000;
+  expect(await askVip()).toMatchObject({ status: 'proved' });
 });

@@ -113,7 +113,7 @@ export interface Queued {
 export async function researchHarness(
   opts: {
     limits?: Partial<ResearchLimits>;
-    brain?: (d: ResearchDeps) => ResearchBrain;
+    brain?: (d: ResearchDeps, tools: ReturnType<typeof fakeTools>) => ResearchBrain;
     latencyMs?: number;
   } = {},
 ) {
@@ -139,7 +139,7 @@ export async function researchHarness(
     workspace: async () => workspace.ws,
   };
   deps.brain = opts.brain
-    ? opts.brain(deps)
+    ? opts.brain(deps, tools)
     : rulesBrain({ registry: tools.registry, clock, timezone: 'America/Los_Angeles' });
   await conversations.create({
     id: 'c1',

@@ -50,7 +50,7 @@ async function build(opts: Parameters<typeof lazyDecisionDeps>[0]) {
     { DynamoFactStore },
     { conversationPolicy },
     { decisionCheck },
-    { readTeamRulebase },
+    teamRulebase,
   ] = await Promise.all([
     import('./write-tool-registry'),
     import('../domain/policy'),
@@ -69,7 +69,12 @@ async function build(opts: Parameters<typeof lazyDecisionDeps>[0]) {
     { name: 'set_focus', kind: 'internal' as const },
   ];
   const workspace = opts.workspace ? await opts.workspace().catch(() => undefined) : undefined;
-  const rulebase = await readTeamRulebase(workspace, tools, opts.log);
+  const rulebase = await teamRulebase.readTeamRulebase(workspace, tools, opts.log);
+  // The API's decisions follow an admin's policy edit within POLICY_REFRESH_MS (a pull, then the files).
+  const refresher = workspace
+    ? teamRulebase.rulebaseRefresher(workspace, tools, opts.log, { sync: true })
+    : undefined;
+  await refresher?.prime().catch(() => undefined);
   const engine = conversationPolicy({
     rulebase,
     facts: new DynamoFactStore(opts.table),
@@ -77,6 +82,15 @@ async function build(opts: Parameters<typeof lazyDecisionDeps>[0]) {
     timezone: c.TEAM_TIMEZONE,
     settings: { escalation_requires_approval: c.ESCALATION_REQUIRES_APPROVAL },
     log: opts.log,
+    ...(refresher
+      ? {
+          refresh: {
+            load: refresher.load,
+            everyMs: teamRulebase.POLICY_REFRESH_MS,
+            clock: opts.clock,
+          },
+        }
+      : {}),
   });
   const check = decisionCheck({
     guard: engine.guard,

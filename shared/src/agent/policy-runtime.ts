@@ -14,6 +14,11 @@ export interface ConversationPolicyOptions {
   timezone: string;
   settings: Record<string, string | number | boolean>;
   log: Log;
+  /**
+   * Picks up an admin's saved policy edit on a warm container: `load` (agent/team-rulebase.ts
+   * rulebaseRefresher) is asked at most every `everyMs` and returns a rulebase only when the files changed.
+   */
+  refresh?: { load: () => Promise<Rulebase | undefined>; everyMs: number; clock: () => Date };
 }
 
 /**
@@ -24,11 +29,28 @@ export interface ConversationPolicyOptions {
 export function conversationPolicy(opts: ConversationPolicyOptions) {
   const runtimes = new Map<string, PolicyRuntime>();
   const facts = turnFactCache(opts.facts);
+  let rulebase = opts.rulebase;
+  let checkedAt = opts.refresh?.clock().getTime() ?? 0;
+  /** At most once per `everyMs`; a failed re-read keeps the rulebase in force (logged). */
+  const refreshed = async () => {
+    const r = opts.refresh;
+    if (!r || r.clock().getTime() - checkedAt < r.everyMs) return;
+    checkedAt = r.clock().getTime();
+    try {
+      const next = await r.load();
+      if (!next) return;
+      rulebase = next;
+      runtimes.clear();
+      opts.log.info('policy.rulebase_reloaded', { files: next.files });
+    } catch (e) {
+      opts.log.warn('policy.rulebase_reload_failed', { error: String(e).slice(0, 500) });
+    }
+  };
   const runtimeFor = (conversationId: string, now = new Date()) => {
     let r = runtimes.get(conversationId);
     if (!r) {
       r = createPolicyGuard({
-        rulebase: opts.rulebase,
+        rulebase,
         facts,
         conversationId,
         seeds: runSeeds({ now, timezone: opts.timezone, settings: opts.settings }),
@@ -42,6 +64,7 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
 
   const guard: ToolGuard = {
     async check(call, env) {
+      await refreshed();
       try {
         return await runtimeFor(call.conversationId, env.now).check(call, env);
       } catch (e) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   DEFAULT_RULEBASE_FILES,
   loadRulebases,
@@ -8,6 +9,9 @@ import {
 import { POLICY_DIR, POLICY_SUFFIX } from '../domain/workspace-paths';
 import type { Log } from '../ports/logger';
 import type { Workspace } from '../ports/workspace';
+
+/** How soon an admin's saved policy edit governs a warm container's runs and decisions. */
+export const POLICY_REFRESH_MS = 60_000;
 
 /** The rulebase files of the workspace (`policy/*.rules`), path → text; empty when there are none. */
 export async function readRulebaseFiles(workspace: Workspace): Promise<Record<string, string>> {
@@ -76,4 +80,46 @@ export async function checkEditedRulebase(ws: Workspace, path: string, text: str
   const files = await editedFiles(ws, path, text);
   if (Object.keys(files).length === 0) return undefined;
   return loadRulebases(files, { tools: EDITOR_TOOLS });
+}
+
+/**
+ * An admin's saved edit must govern the next runs, not the next cold start. `prime()` records the policy files
+ * the rulebase in force was loaded from (the working copy as it is, no pull); `load()` re-reads them (from the
+ * working copy, which each turn syncs; `sync: true` pulls first, for the API) and returns a new rulebase only
+ * when their text changed, else undefined. Files that no longer load give the shipped defaults, as at a cold
+ * start: a bad edit never switches a check off.
+ */
+export function rulebaseRefresher(
+  workspace: Workspace,
+  tools: ToolInfo[],
+  log: Log,
+  opts: { sync: boolean },
+) {
+  let seen: string | undefined;
+  const read = async () => {
+    const files = await readRulebaseFiles(workspace);
+    const names = Object.keys(files).sort();
+    const hash = createHash('sha256')
+      .update(names.map((n) => `${n}\n${files[n]}`).join('\n\0'))
+      .digest('hex');
+    return { files, names, hash };
+  };
+  return {
+    async prime() {
+      seen = (await read()).hash;
+    },
+    async load(): Promise<Rulebase | undefined> {
+      if (opts.sync) await workspace.sync();
+      const { files, names, hash } = await read();
+      if (hash === seen) return undefined;
+      seen = hash;
+      if (names.length === 0) return loadRulebases({ ...DEFAULT_RULEBASE_FILES }, { tools });
+      try {
+        return loadRulebases(files, { tools });
+      } catch (e) {
+        log.error('policy.rulebase_invalid', { error: String(e).slice(0, 2000) });
+        return loadRulebases({ ...DEFAULT_RULEBASE_FILES }, { tools });
+      }
+    },
+  };
 }

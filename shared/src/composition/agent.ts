@@ -8,7 +8,7 @@ import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
 import { guardSensitiveReplies, workspaceSensitiveValues } from '../agent/sensitive-guard';
-import { checkEditedRulebase } from '../agent/team-rulebase';
+import { checkEditedRulebase, POLICY_REFRESH_MS, rulebaseRefresher } from '../agent/team-rulebase';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
@@ -108,6 +108,10 @@ export async function buildAgent(
   for (const t of [...tools, ...POLICY_TOOL_INFO]) byName.set(t.name, { name: t.name, kind: t.kind });
   const toolInfo = [...byName.values()];
   const rulebase = await loadTeamRulebase(workspace, toolInfo, core.log);
+  // An admin's saved policy edit is in force on warm workers within POLICY_REFRESH_MS (read from the working
+  // copy each turn syncs; no pull and no DynamoDB request of its own).
+  const refresher = workspace ? rulebaseRefresher(workspace, toolInfo, core.log, { sync: false }) : undefined;
+  await refresher?.prime().catch(() => undefined);
   const policy = conversationPolicy({
     rulebase,
     facts: new DynamoFactStore(core.table),
@@ -115,6 +119,9 @@ export async function buildAgent(
     timezone: c.TEAM_TIMEZONE,
     settings: { escalation_requires_approval: c.ESCALATION_REQUIRES_APPROVAL },
     log: core.log,
+    ...(refresher
+      ? { refresh: { load: refresher.load, everyMs: POLICY_REFRESH_MS, clock: core.clock } }
+      : {}),
   });
   tools.push(...policy.tools);
   const registry = new ToolRegistry(tools);

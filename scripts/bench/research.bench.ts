@@ -1,0 +1,210 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSEvent } from 'aws-lambda';
+import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
+import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
+import { dynamoCooldownStore } from '../../shared/src/adapters/dynamo/cooldown-store';
+import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
+import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
+import { ensureTable } from '../../shared/src/adapters/dynamo/table';
+import { makeSqsClient, sqsEventQueue } from '../../shared/src/adapters/sqs-event-queue';
+import type { PlanItem } from '../../shared/src/contracts/research';
+import { DEFAULT_RESEARCH_LIMITS } from '../../shared/src/domain/research/graph';
+import type { Log } from '../../shared/src/ports/logger';
+import { rulesBrain } from '../../shared/src/research/brain';
+import type { ResearchDeps } from '../../shared/src/research/engine-deps';
+import { buildClickUpToolDeps, clickUpTools } from '../../shared/src/tools/clickup';
+import { bindAll, ToolRegistry } from '../../shared/src/tools/registry';
+import { type ConsumeDeps, consumeRecord } from '../../shared/src/use-cases/consume-record';
+import { startResearch } from '../../shared/src/use-cases/start-research';
+import { startClickUpEmulator } from '../emulators/clickup';
+import { startDynamo } from '../local/dynamodb';
+import { ensureQueues } from '../local/queues';
+import { startSqs } from '../local/sqs';
+import { startSqsPoller } from '../local/sqs-poller';
+import type { BenchRow } from './types';
+
+/**
+ * `npm run bench research` (issue 21): a task of 8 leaves under 3 planning nodes, each leaf a ClickUp search
+ * answered by the emulator after 300 ms, run through the real path — fauxqs, the concurrent local poller,
+ * the worker's consumeRecord (ledger, dispatch), DynamoDB Local — against its critical path measured in the
+ * same run: the longest chain of the same graph (root → planning node → leaf → aggregations) run through
+ * the same queue and worker, one node after another. Also DynamoDB requests per node.
+ */
+const LATENCY_MS = 300;
+const ROUNDS = 3;
+const silent = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
+
+const leaf = (key: string): PlanItem => ({
+  key,
+  goal: `Tasks about ${key}`,
+  kind: 'read',
+  tool: 'search_tasks',
+  args: { query: 'heater', includeClosed: true },
+  dependsOn: [],
+});
+const group = (key: string, n: number): PlanItem => ({
+  key,
+  goal: `Group ${key}`,
+  kind: 'plan',
+  dependsOn: [],
+  subtasks: Array.from({ length: n }, (_, i) => leaf(`${key}${i + 1}`)),
+});
+const WIDE: PlanItem[] = [group('a', 3), group('b', 3), group('c', 2)];
+const CHAIN: PlanItem[] = [group('a', 1)];
+
+export async function run(): Promise<BenchRow[]> {
+  const dynamo = await startDynamo({});
+  const sqs = await startSqs();
+  const clickup = await startClickUpEmulator({ token: 'pk_bench', latencyMs: LATENCY_MS });
+  const stops: Array<() => Promise<unknown> | unknown> = [
+    () => clickup.stop(),
+    () => sqs.stop(),
+    () => dynamo.stop(),
+  ];
+  try {
+    const { raw, doc } = makeDynamoClients({ region: 'us-east-1', endpoint: dynamo.endpoint });
+    let requests = 0;
+    doc.middlewareStack.add(
+      (next) => async (args) => {
+        requests++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRequests' },
+    );
+    const tableName = `bench-research-${Date.now()}`;
+    await ensureTable(raw, tableName);
+    const table = { doc, tableName };
+    const sqsClient = makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
+    stops.unshift(() => sqsClient.destroy());
+    const queues = await ensureQueues(sqsClient, {
+      prefix: 'bench-research',
+      visibilityTimeoutSeconds: 30,
+      maxReceiveCount: 5,
+    });
+    const queue = sqsEventQueue(sqsClient, queues.queueUrl);
+    const clock = () => new Date();
+    const deps = workerDeps(table, queue, clock, clickup.env);
+    // One processor per invocation, as functions/agent-worker.ts does (the poller runs invocations side by side).
+    const handler = async (event: SQSEvent) =>
+      processPartialResponse(
+        event,
+        (r: SQSEvent['Records'][number]) =>
+          consumeRecord(deps, { body: r.body, messageId: r.messageId, receiveCount: 1 }),
+        new BatchProcessor(EventType.SQS),
+        { throwOnFullBatchFailure: false },
+      );
+    const poller = startSqsPoller({
+      client: sqsClient,
+      queueUrl: queues.queueUrl,
+      queueArn: queues.queueArn,
+      handler: async () => handler,
+    });
+    stops.unshift(() => poller.stop());
+    const store = dynamoResearchStore({
+      doc: makeDynamoClients({ region: 'us-east-1', endpoint: dynamo.endpoint }).doc,
+      tableName,
+    });
+    await deps.conversations.create({
+      id: 'c_bench',
+      title: 'bench',
+      source: 'chat',
+      preview: '',
+      createdAt: clock().toISOString(),
+      updatedAt: clock().toISOString(),
+      lastMessageAt: clock().toISOString(),
+      createdBy: 'bench',
+      pendingCount: 0,
+      readBy: {},
+    });
+
+    const runTask = async (plan: PlanItem[]) => {
+      const before = requests;
+      const t0 = performance.now();
+      const task = await startResearch(
+        { ...deps.research, mode: 'rules' },
+        { goal: 'bench', conversationId: 'c_bench', user: { id: 'bench' }, plan, reviewedBy: 'bench' },
+      );
+      for (;;) {
+        const t = await store.getTask(task.id);
+        if (t && ['done', 'failed', 'cancelled'].includes(t.status)) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const ms = performance.now() - t0;
+      const g = await store.load(task.id);
+      if (g?.task.status !== 'done' || g.task.degraded)
+        throw new Error(`bench task ended ${g?.task.status}: ${g?.task.error ?? 'degraded'}`);
+      return { ms, nodes: g.nodes.length, requests: requests - before };
+    };
+
+    await runTask(CHAIN); // warm-up: first connections, first table pages
+    const wide: number[] = [];
+    const chain: number[] = [];
+    let perNode = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      const c = await runTask(CHAIN);
+      chain.push(c.ms);
+      const w = await runTask(WIDE);
+      wide.push(w.ms);
+      perNode = w.requests / w.nodes;
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const wall = med(wide);
+    const critical = med(chain);
+    return [
+      {
+        name: 'wall time: 8 leaves under 3 planning nodes (median of 3)',
+        value: wall,
+        unit: 'ms',
+        baseline: critical,
+        ratio: wall / critical,
+        target: '≤ 1.5× critical path',
+      },
+      { name: 'critical path: root → plan → 1 leaf, same queue and worker', value: critical, unit: 'ms' },
+      { name: 'sum of the 8 leaves run one after another (300 ms each)', value: 8 * LATENCY_MS, unit: 'ms' },
+      { name: 'DynamoDB requests per node (worker + ledger, 12 nodes)', value: perNode, unit: 'req' },
+    ];
+  } finally {
+    for (const s of stops) await Promise.resolve(s()).catch(() => {});
+  }
+}
+
+type Table = { doc: ReturnType<typeof makeDynamoClients>['doc']; tableName: string };
+
+/** The worker's consume path with only what a research message touches (the agent's tools are not built). */
+function workerDeps(
+  table: Table,
+  queue: ReturnType<typeof sqsEventQueue>,
+  clock: () => Date,
+  env: Record<string, string>,
+) {
+  const clickUp = buildClickUpToolDeps({
+    CLICKUP_API_BASE: env.CLICKUP_API_BASE ?? '',
+    CLICKUP_API_TOKEN: env.CLICKUP_API_TOKEN,
+    CLICKUP_TEAM_ID: env.CLICKUP_TEAM_ID,
+    TEAM_TIMEZONE: 'America/Los_Angeles',
+  });
+  if (!clickUp) throw new Error('the ClickUp emulator gave no credentials');
+  const registry = new ToolRegistry(bindAll(clickUpTools, clickUp));
+  const conversations = dynamoConversationStore(table);
+  const research: ResearchDeps = {
+    research: dynamoResearchStore(table),
+    queue,
+    conversations,
+    brain: rulesBrain({ registry, clock, timezone: 'America/Los_Angeles' }),
+    clock,
+    log: silent,
+    limits: DEFAULT_RESEARCH_LIMITS,
+    retry: { maxAttempts: 3, baseDelaySeconds: 1 },
+    leaseSeconds: 60,
+  };
+  return {
+    ledger: dynamoEventLedger(table),
+    cooldowns: dynamoCooldownStore(table),
+    queue,
+    log: silent,
+    clock,
+    cooldownSeconds: 120,
+    conversations,
+    research,
+  } as unknown as ConsumeDeps & { conversations: typeof conversations; research: ResearchDeps };
+}
