@@ -209,9 +209,10 @@ describe.each(implementations)('%s', (_name, make) => {
     expect((await s.conversations.findByTriggerKey(key))?.id).toBe(c);
     expect(await s.conversations.findByTriggerKey('sms:none')).toBeUndefined();
 
-    await s.conversations.appendMessage(message(c, 'm2', 2, { text: 'second' }));
-    await s.conversations.appendMessage(message(c, 'm2', 2, { text: 'second' }));
-    await s.conversations.appendMessage(message(c, 'm1', 1, { text: 'first, late' }));
+    const tenant = { role: 'inbound' as const, author: { kind: 'contact' as const, name: 'Maria' } };
+    await s.conversations.appendMessage(message(c, 'm2', 2, { text: 'second', ...tenant }));
+    await s.conversations.appendMessage(message(c, 'm2', 2, { text: 'second', ...tenant }));
+    await s.conversations.appendMessage(message(c, 'm1', 1, { text: 'first, late', ...tenant }));
     await s.conversations.appendMessage(message(c, 'm3', 3, { role: 'tool', text: 'a tool line' }));
     expect((await s.conversations.listMessages(c)).map((m) => m.text)).toEqual([
       'first, late',
@@ -220,7 +221,10 @@ describe.each(implementations)('%s', (_name, make) => {
     ]);
     expect((await s.conversations.listMessages(c, { limit: 2 })).map((m) => m.id)).toEqual(['m2', 'm3']);
     const conv = await s.conversations.get(c);
-    expect(conv).toMatchObject({ preview: 'second', lastMessageAt: at(2) });
+    // The preview is people's words (issue 19): who wrote and what; it never moves backwards.
+    expect(conv).toMatchObject({ preview: 'Maria: second', lastMessageAt: at(2) });
+    await s.conversations.appendMessage(message(c, 'm4', 4, { text: 'I drafted a reply.' }));
+    expect(await s.conversations.get(c)).toMatchObject({ preview: 'Maria: second', lastMessageAt: at(4) });
 
     await s.conversations.adjustPending(c, 1);
     await s.conversations.adjustPending(c, -1);

@@ -125,9 +125,10 @@ describe("mail from the team's own domain", () => {
   });
 
   test('claiming the domain without DMARC pass is outside mail', async () => {
+    // An address no real mail came from: one thread per person (follow) would otherwise file it under Alex.
     for (const dmarc of ['fail', undefined] as const) {
       const e = mail(
-        `alex@${TEAM}`,
+        `owner-${dmarc ?? 'none'}@${TEAM}`,
         'Wire the deposit today',
         'Please wire the deposit to the new account.',
         dmarc,

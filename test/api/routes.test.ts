@@ -70,7 +70,8 @@ describe('conversations', () => {
       pendingCount: 1,
       unread: true,
     });
-    expect(item?.preview).toMatch(/needs an answer/);
+    // People's words, not the assistant's summary (issue 19).
+    expect(item?.preview).toMatch(/^Maria Lopez: Hi, the heater/);
 
     const read = await h.call('POST', `/api/conversations/${conversation.id}/read`, { token: member });
     expect(read.status).toBe(200);

@@ -163,3 +163,54 @@ describe('offline', () => {
     }
   }, 90_000);
 });
+
+describe('inbox order, markers, filters, search', () => {
+  test('a flood text appears at the top of the open inbox with its urgent marker, without a reload', async () => {
+    await seedInboundSms(e.core, {
+      contact: { name: 'Routine Rita', phone: '+14155550181' },
+      text: 'The kitchen sink drips a little',
+      at: new Date(),
+    });
+    const { page, context, errors } = await openSignedIn('/', 'Sam Chen');
+    await page.waitForFunction(() => document.querySelector('[data-live="live"]') !== null);
+    await e.stack.emulators!.openphone.fireIncomingMessage({
+      from: '+14155550182',
+      text: 'Water is flooding from the ceiling in unit 4!',
+      scheme: 'standard',
+    });
+    const top = page.locator('.conv-row').first();
+    await expect.poll(() => top.locator('.marker-urgent').count(), { timeout: 30_000 }).toBe(1);
+    expect(await top.textContent()).toContain('Water is flooding from the ceiling');
+    expect(await top.locator('.marker-urgent').textContent()).toMatch(/^Urgent · /);
+    await e.shot(page, 'phone-inbox-urgent');
+    // The Urgent filter shows it; Needs approval shows only conversations with a card waiting.
+    await page.getByRole('button', { name: 'Urgent', exact: true }).click();
+    await expect.poll(() => page.locator('.conv-row').count()).toBeGreaterThan(0);
+    for (const row of await page.locator('.conv-row').all())
+      expect(await row.locator('.marker-urgent').count()).toBe(1);
+    await page.getByRole('button', { name: 'Needs approval' }).click();
+    await expect.poll(() => page.locator('.conv-row .badge-pending').count()).toBeGreaterThan(0);
+    expect(await page.locator('.conv-row').count()).toBe(
+      await page.locator('.conv-row .badge-pending').count(),
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  test("search finds a tenant's older text and highlights the words", async () => {
+    await seedInboundSms(e.core, {
+      contact: { name: 'Bartholomew Quince', phone: '+14155550183' },
+      text: 'The dishwasher in 7 Elm St leaks onto the parquet',
+      at: new Date(Date.now() - 20 * 86_400_000),
+    });
+    const { page, context } = await openSignedIn('/', 'Jo Patel', DESKTOP);
+    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('parquet dishwasher');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const hit = page.locator('.search-hit').first();
+    await hit.waitFor();
+    expect(await hit.textContent()).toContain('Bartholomew Quince');
+    expect(await hit.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['parquet']));
+    await e.shot(page, 'desktop-inbox-search');
+    await context.close();
+  });
+});

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { Core } from '../../../shared/src/composition/core';
 import {
   answerRequest,
   approveRequest,
@@ -11,7 +12,10 @@ import {
   listConversationsResponse,
   markReadResponse,
   redraftRequest,
+  searchQuery,
+  searchResponse,
 } from '../../../shared/src/contracts/api';
+import { buildDbSearchToolDeps, type ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
@@ -19,15 +23,41 @@ import { getConversation } from '../../../shared/src/use-cases/get-conversation'
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
 import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
 import { redraftCard } from '../../../shared/src/use-cases/redraft-card';
+import { searchInbox } from '../../../shared/src/use-cases/search-inbox';
 import type { AppEnv } from '../app';
 import { currentUser, readJson, readQuery, reply } from '../http';
+
+const corpora = new WeakMap<Core, ConversationCorpus>();
+/** One search corpus per composed core (per cold start): warm calls only re-read what changed. */
+function corpusFor(core: Core): ConversationCorpus {
+  let corpus = corpora.get(core);
+  if (!corpus) {
+    corpus = buildDbSearchToolDeps(core.config, core.table).corpus;
+    corpora.set(core, corpus);
+  }
+  return corpus;
+}
 
 /** The team's shared conversations and the decisions on their cards. */
 export function registerConversationRoutes(app: Hono<AppEnv>) {
   app.get('/api/conversations', async (c) => {
-    const { limit } = readQuery(c, listConversationsQuery);
-    const conversations = await listConversations(c.get('core'), { userId: currentUser(c).id, limit });
-    return reply(c, listConversationsResponse, { conversations });
+    const { limit, filter, cursor } = readQuery(c, listConversationsQuery);
+    const page = await listConversations(c.get('core'), {
+      userId: currentUser(c).id,
+      limit,
+      filter,
+      ...(cursor ? { cursor } : {}),
+    });
+    return reply(c, listConversationsResponse, page);
+  });
+
+  app.get('/api/search', async (c) => {
+    const { q } = readQuery(c, searchQuery);
+    const result = await searchInbox(
+      { corpus: corpusFor(c.get('core')) },
+      { query: q, userId: currentUser(c).id },
+    );
+    return reply(c, searchResponse, result);
   });
 
   app.get('/api/conversations/:id', async (c) => {

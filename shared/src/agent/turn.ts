@@ -1,6 +1,7 @@
 import type { Conversation, Message, PendingAction, PendingIntent } from '../contracts/conversations';
 import type { LiveUpdate } from '../contracts/live';
 import type { Run, RunStep } from '../contracts/runs';
+import { peoplePreview } from '../domain/preview';
 import { ConflictError } from '../errors';
 import { newId } from '../ids';
 import type { ActionStore } from '../ports/action-store';
@@ -233,7 +234,7 @@ function stagedConversations(
       const c = state.conversation;
       const touch = m.role !== 'tool' && c !== undefined && c.lastMessageAt <= m.createdAt;
       if (touch && c) {
-        c.preview = m.text.slice(0, 160);
+        c.preview = peoplePreview(m) ?? c.preview;
         c.lastMessageAt = m.createdAt;
         c.updatedAt = m.createdAt;
       }

@@ -60,13 +60,49 @@ export const conversationSummary = conversation
     lead: true,
     channels: true,
   })
-  .extend({ contact: contactRef.optional(), unread: z.boolean() });
+  .extend({
+    contact: contactRef.optional(),
+    unread: z.boolean(),
+    // Inbox #19 markers: urgent, claimed by (cards mirror it on the conversation), done/archived.
+    urgent: conversation.shape.urgent,
+    status: conversation.shape.status,
+    claimedBy: z.string().optional(),
+  });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
+
+/** The inbox's filters (issue 19); `mine` = claimed by me or assigned to me. */
+export const inboxFilter = z.enum(['all', 'needs_approval', 'urgent', 'leads', 'mine', 'done']);
+export type InboxFilter = z.infer<typeof inboxFilter>;
 
 export const listConversationsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
+  filter: inboxFilter.default('all'),
+  /** The `nextCursor` of the previous page. */
+  cursor: z.string().max(400).optional(),
 });
-export const listConversationsResponse = z.object({ conversations: z.array(conversationSummary) });
+export const listConversationsResponse = z.object({
+  conversations: z.array(conversationSummary),
+  /** More, older conversations exist: pass this as `cursor`. */
+  nextCursor: z.string().optional(),
+});
+
+/** GET /api/search?q= — full-text search over conversations, matched terms for highlighting. */
+export const searchQuery = z.object({ q: z.string().trim().min(1).max(200) });
+export const searchResponse = z.object({
+  query: z.string(),
+  terms: z.array(z.string()),
+  results: z.array(
+    z.object({
+      conversation: conversationSummary,
+      matches: z.array(
+        z.object({ messageId: z.string(), at: z.string(), author: z.string(), snippet: z.string() }),
+      ),
+    }),
+  ),
+  /** How much was searched (the most recent conversations; older ones are named when left out). */
+  searched: z.object({ conversations: z.number(), complete: z.boolean() }),
+});
+export type SearchResponse = z.infer<typeof searchResponse>;
 export type ListConversationsResponse = z.infer<typeof listConversationsResponse>;
 
 export const runView = run.pick({

@@ -33,6 +33,13 @@ export const conversation = z.object({
   lead: z.lazy(() => leadInfo).optional(),
   /** The channels this person has used in this thread (follow #20: one thread per person). */
   channels: z.array(z.enum(['sms', 'email', 'chat'])).optional(),
+  /**
+   * Urgent (inbox #19): set where triage calls an inbound urgent, in the conversation's own write; `pagedAt`
+   * when on-call was paged. The inbox puts it first with "Urgent · on-call paged at 14:02".
+   */
+  urgent: z.object({ at: z.string(), reason: z.string(), pagedAt: z.string().optional() }).optional(),
+  /** Inbox #19: absent = open; done leaves the default view until something new arrives. */
+  status: z.enum(['open', 'done', 'archived']).optional(),
 });
 export type Conversation = z.infer<typeof conversation>;
 

@@ -5,6 +5,10 @@ export interface ConversationStore {
   get(id: string): Promise<Conversation | undefined>;
   /** Most recently active first; shared by the whole team. */
   list(opts?: { limit?: number }): Promise<Conversation[]>;
+  /** One page of `list` and an opaque cursor for the next (older) page, if any (inbox paging, issue 19). */
+  listPage?(opts: { limit: number; cursor?: string }): Promise<{ items: Conversation[]; next?: string }>;
+  /** The cursor that continues right after this conversation (a filtered page that stops mid-read). */
+  cursorAfter?(c: Conversation): string;
   /** Finds the open conversation a trigger key (e.g. `sms:+1415…`) feeds, if any. */
   findByTriggerKey(key: string): Promise<Conversation | undefined>;
   /** Appends a message and moves the conversation's preview/lastMessageAt forward. */

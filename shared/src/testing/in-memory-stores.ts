@@ -6,8 +6,10 @@ import type {
   PendingIntent,
   ThreadFields,
 } from '../contracts/conversations';
+
 import type { EventEnvelope } from '../contracts/events';
 import type { Run, RunStep } from '../contracts/runs';
+import { peoplePreview } from '../domain/preview';
 import { ConflictError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
@@ -73,7 +75,7 @@ export class InMemoryConversationStore implements ConversationStore {
     if (m.role === 'tool') return;
     const c = this.conversations.get(m.conversationId);
     if (c && c.lastMessageAt <= m.createdAt) {
-      c.preview = m.text.slice(0, 160);
+      c.preview = peoplePreview(m) ?? c.preview;
       c.lastMessageAt = m.createdAt;
       c.updatedAt = m.createdAt;
     }

@@ -8,6 +8,7 @@ import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { isTeamMail } from '../domain/email-auth';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
+import { PREVIEW_CHARS, peoplePreview } from '../domain/preview';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
 import type { FollowUpStore } from '../ports/followup-store';
@@ -206,7 +207,10 @@ async function inboundSms(
   const texts = events.map((e, i) => withMediaNotes(e.payload.text, inboundMedia[i]));
   const at = deps.clock().toISOString();
   const name = contact?.name ?? from;
+  // Set below once triage has spoken; the conversation is created later, in the run's first write.
+  let urgentMark: Conversation['urgent'];
   const create = (): Conversation => ({
+    ...(urgentMark ? { urgent: urgentMark } : {}),
     id: convId,
     title: contact?.internal ? `${name} (team, by text)` : name,
     source: 'sms',
@@ -216,7 +220,9 @@ async function inboundSms(
       internal: contact?.internal ?? false,
       ...(contact?.id ? { id: contact.id } : {}),
     },
-    preview: texts.join(' ').slice(0, 160),
+    // People's words: who wrote and the first line (domain/preview.ts), never the assistant's summary.
+    preview:
+      peoplePreview({ role: 'inbound', text: texts.join('\n'), author: { kind: 'contact', name } }) ?? '',
     createdAt: at,
     updatedAt: at,
     lastMessageAt: primary.occurredAt,
@@ -274,6 +280,7 @@ async function inboundSms(
   const triage = await safeTriage(deps, texts.join('\n'));
   // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
   const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
+  if (urgent) urgentMark = { at: primary.occurredAt, reason: texts.join(' ').slice(0, 160) };
   const trigger: Trigger = {
     kind: 'inbound_sms',
     from,
@@ -344,7 +351,7 @@ async function inboundEmail(
     title: (name.includes('@') ? e.subject || name : `${name}: ${e.subject}`).slice(0, 80),
     source: 'email',
     contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from, ...(team ? { internal: true } : {}) },
-    preview: `${e.subject} — ${e.text}`.slice(0, 160),
+    preview: `${name}: ${e.subject}`.slice(0, PREVIEW_CHARS),
     createdAt: at,
     updatedAt: at,
     lastMessageAt: primary.occurredAt,

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { InboxFilter } from '../../../shared/src/contracts/api';
 import {
   apiError,
   auditResponse,
@@ -13,6 +14,7 @@ import {
   markReadResponse,
   meResponse,
   publicConfigResponse,
+  searchResponse,
   vendorStatusResponse,
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
@@ -104,7 +106,14 @@ export function createApi(getToken: GetToken) {
     devSession: (email: string) =>
       request('POST', '/api/dev/session', devSessionResponse, { email }, { auth: false }),
     me: () => request('GET', '/api/me', meResponse),
-    conversations: () => request('GET', '/api/conversations', listConversationsResponse),
+    conversations: (opts: { filter?: InboxFilter; cursor?: string } = {}) => {
+      const q = new URLSearchParams();
+      if (opts.filter && opts.filter !== 'all') q.set('filter', opts.filter);
+      if (opts.cursor) q.set('cursor', opts.cursor);
+      const qs = q.toString();
+      return request('GET', `/api/conversations${qs ? `?${qs}` : ''}`, listConversationsResponse);
+    },
+    search: (query: string) => request('GET', `/api/search?q=${enc(query)}`, searchResponse),
     conversation: (id: string) => request('GET', `/api/conversations/${enc(id)}`, conversationDetail),
     markRead: (id: string) => request('POST', `/api/conversations/${enc(id)}/read`, markReadResponse),
     audit: (id: string) => request('GET', `/api/conversations/${enc(id)}/audit`, auditResponse),

@@ -1,10 +1,11 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation, Message } from '../../contracts/conversations';
+import { peoplePreview } from '../../domain/preview';
+import { ValidationError } from '../../errors';
 import type { ConversationStore } from '../../ports/conversation-store';
 import { conflictOnConditionFailed, type DynamoTable, isConditionFailed, queryAll, stripKeys } from './base';
 
 const meta = (id: string) => ({ pk: `CONV#${id}`, sk: 'META' });
-const PREVIEW_CHARS = 160;
 
 export function dynamoConversationStore(t: DynamoTable): ConversationStore {
   return {
@@ -43,6 +44,26 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
         }),
       );
       return (res.Items ?? []).map((i) => stripKeys<Conversation>(i) as Conversation);
+    },
+    async listPage({ limit, cursor }) {
+      const res = await t.doc.send(
+        new QueryCommand({
+          TableName: t.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': 'CONVS' },
+          ScanIndexForward: false,
+          Limit: limit,
+          ...(cursor ? { ExclusiveStartKey: decodeCursor(cursor) } : {}),
+        }),
+      );
+      return {
+        items: (res.Items ?? []).map((i) => stripKeys<Conversation>(i) as Conversation),
+        ...(res.LastEvaluatedKey ? { next: encodeCursor(res.LastEvaluatedKey) } : {}),
+      };
+    },
+    cursorAfter(c) {
+      return encodeCursor({ ...meta(c.id), gsi1pk: 'CONVS', gsi1sk: `${c.lastMessageAt}#${c.id}` });
     },
     async findByTriggerKey(key) {
       const res = await t.doc.send(
@@ -143,17 +164,38 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
 }
 
 /** The conversation's preview and place in the list follow its newest message (tool steps do not count). */
+/** The page cursor is the query's last key, opaque to the app (base64url JSON of the four key attributes). */
+function encodeCursor(key: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Record<string, string> {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const ok =
+      key.gsi1pk === 'CONVS' &&
+      ['pk', 'sk', 'gsi1sk'].every((k) => typeof key[k] === 'string') &&
+      Object.keys(key).length === 4;
+    if (ok) return key as Record<string, string>;
+  } catch {
+    // fall through
+  }
+  throw new ValidationError('The page cursor is not one this inbox gave out; start from the first page.');
+}
+
 async function moveForward(t: DynamoTable, m: Message) {
   if (m.role === 'tool') return;
+  // The preview is people's words only (domain/preview.ts); the assistant's messages move the time.
+  const preview = peoplePreview(m);
   await t.doc
     .send(
       new UpdateCommand({
         TableName: t.tableName,
         Key: meta(m.conversationId),
-        UpdateExpression: 'SET preview = :p, lastMessageAt = :at, updatedAt = :at, gsi1sk = :g',
+        UpdateExpression: `SET ${preview === undefined ? '' : 'preview = :p, '}lastMessageAt = :at, updatedAt = :at, gsi1sk = :g`,
         ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
         ExpressionAttributeValues: {
-          ':p': m.text.slice(0, PREVIEW_CHARS),
+          ...(preview === undefined ? {} : { ':p': preview }),
           ':at': m.createdAt,
           ':g': `${m.createdAt}#${m.conversationId}`,
         },

@@ -16,6 +16,7 @@ import type {
   PendingIntent,
 } from '../../contracts/conversations';
 import type { Run, RunStep } from '../../contracts/runs';
+import { peoplePreview } from '../../domain/preview';
 import { RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
@@ -25,7 +26,6 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 /** DynamoDB's limit of items in one TransactWriteItems call. */
 const MAX_TRANSACT_ITEMS = 100;
-const PREVIEW_CHARS = 160;
 const stepSk = (r: string, seq: number) => `STEP#${r}#${String(seq).padStart(6, '0')}`;
 
 /**
@@ -213,7 +213,7 @@ function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pe
     pendingCount: c.pendingCount + pending,
     ...(moved
       ? {
-          preview: touch.text.slice(0, PREVIEW_CHARS),
+          preview: peoplePreview(touch) ?? c.preview,
           lastMessageAt: touch.createdAt,
           updatedAt: touch.createdAt,
         }
@@ -232,8 +232,13 @@ function metaUpdate(
   const sets: string[] = [];
   const values: Record<string, unknown> = {};
   if (touch) {
-    sets.push('preview = :p', 'lastMessageAt = :at', 'updatedAt = :at', 'gsi1sk = :g');
-    values[':p'] = touch.text.slice(0, PREVIEW_CHARS);
+    sets.push('lastMessageAt = :at', 'updatedAt = :at', 'gsi1sk = :g');
+    // The preview is people's words only: the assistant's messages move the time, not the preview.
+    const preview = peoplePreview(touch);
+    if (preview !== undefined) {
+      sets.push('preview = :p');
+      values[':p'] = preview;
+    }
     values[':at'] = touch.createdAt;
     values[':g'] = `${touch.createdAt}#${touch.conversationId}`;
   }
