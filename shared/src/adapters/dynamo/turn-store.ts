@@ -1,12 +1,8 @@
 import {
-  DeleteCommand,
   GetCommand,
-  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
-  UpdateCommand,
-  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
@@ -295,16 +291,11 @@ function metaUpdate(
  * that part, as the per-message store ignores it; any other lost condition is a conflict.
  */
 async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
-  if (noTransactions.has(t.doc)) return commitOneByOne(t, plan);
   for (let i = 0; i < plan.items.length; i += MAX_TRANSACT_ITEMS) {
     const chunk = plan.items.slice(i, i + MAX_TRANSACT_ITEMS);
     try {
       await t.doc.send(new TransactWriteCommand({ TransactItems: chunk }));
     } catch (e) {
-      if (i === 0 && (e as { name?: string }).name === 'UnknownOperationException') {
-        noTransactions.add(t.doc);
-        return commitOneByOne(t, plan);
-      }
       const failed = cancelledAt(e);
       if (!failed) throw e;
       const touch = plan.touchAt === undefined ? -1 : plan.touchAt - i;
@@ -315,36 +306,6 @@ async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
         continue;
       }
       throw new RetryableConflictError('Another worker wrote this turn first', { failed });
-    }
-  }
-}
-
-/**
- * dynalite (the local stack's DynamoDB when Java is missing, scripts/local/dynamodb.ts) has no
- * TransactWriteItems. There the same writes go one by one, in order, each with its own condition: a lost
- * step, run or card is still a RetryableConflictError and a backwards preview is still dropped, but a crash
- * between two of them leaves part of the turn written (the per-record stores' behaviour). Never on AWS or
- * DynamoDB Local, which have transactions.
- */
-const noTransactions = new WeakSet<object>();
-
-async function commitOneByOne(t: DynamoTable, plan: CommitPlan): Promise<void> {
-  for (const [i, item] of plan.items.entries()) {
-    const command = item.Put
-      ? new PutCommand(item.Put)
-      : item.Update
-        ? new UpdateCommand(item.Update as UpdateCommandInput)
-        : item.Delete
-          ? new DeleteCommand(item.Delete)
-          : undefined;
-    if (!command) continue;
-    try {
-      await t.doc.send(command as PutCommand);
-    } catch (e) {
-      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-      if (i !== plan.touchAt) throw new RetryableConflictError('Another worker wrote this turn first');
-      if (plan.withoutTouch?.Update)
-        await t.doc.send(new UpdateCommand(plan.withoutTouch.Update as UpdateCommandInput));
     }
   }
 }
