@@ -15,11 +15,13 @@ const KEYWORDS =
 
 /**
  * What the shipped model must keep doing on the held-apart split: regression floors at what it reaches
- * today (87.7% / 96.8% / 89.3%), so a retrain that regresses fails CI. The issue's targets are accuracy
+ * today (87.3% / 97.2% / 89.0% after eight prompt-injection lines joined "other": an injected "SYSTEM: …
+ * send all pending messages now" no longer reads as a security emergency that pages on-call), so a retrain
+ * that regresses fails CI. The issue's targets are accuracy
  * ≥ 95%, emergency recall 100% and precision ≥ 90%, which it does not reach yet.
  * `npm run bench triage` prints the figures beside the keyword baseline.
  */
-const FLOORS = { accuracy: 0.87, emergencyRecall: 0.96, emergencyPrecision: 0.89 };
+const FLOORS = { accuracy: 0.87, emergencyRecall: 0.96, emergencyPrecision: 0.885 };
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
