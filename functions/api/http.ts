@@ -41,3 +41,9 @@ export function currentUser(c: Context): SessionUser {
   if (!user) throw new UnauthorizedError();
   return user;
 }
+
+/** The caller as the use cases record a person: id, email and, when the session has one, the name. */
+export function actorOf(c: Context): { id: string; email: string; name?: string } {
+  const user = currentUser(c);
+  return { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) };
+}

@@ -4,7 +4,7 @@ import { chatRequest } from '../../../shared/src/contracts/api';
 import { startChatTurn } from '../../../shared/src/use-cases/stream-run';
 import type { AppEnv } from '../app';
 import { chatStream } from '../chat-stream';
-import { currentUser, readJson } from '../http';
+import { actorOf, readJson } from '../http';
 
 export interface ChatRouteOptions {
   /**
@@ -20,11 +20,11 @@ export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {
   app.post('/api/chat', async (c) => {
     const core = c.get('core');
     const body = await readJson(c, chatRequest);
-    const user = currentUser(c);
+    const user = actorOf(c);
     const { conversation, messageId } = await startChatTurn(core, {
       text: body.text,
       ...(body.conversationId ? { conversationId: body.conversationId } : {}),
-      user: { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) },
+      user,
     });
     const stream = chatStream(core, {
       conversationId: conversation.id,

@@ -25,7 +25,7 @@ import { markConversationRead } from '../../../shared/src/use-cases/mark-convers
 import { redraftCard } from '../../../shared/src/use-cases/redraft-card';
 import { searchInbox } from '../../../shared/src/use-cases/search-inbox';
 import type { AppEnv } from '../app';
-import { currentUser, readJson, readQuery, reply } from '../http';
+import { actorOf, currentUser, readJson, readQuery, reply } from '../http';
 
 const corpora = new WeakMap<Core, ConversationCorpus>();
 /** One search corpus per composed core (per cold start): warm calls only re-read what changed. */
@@ -100,14 +100,14 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
   });
 
   app.post('/api/conversations/:cid/followups/:fid/cancel', async (c) => {
-    const user = currentUser(c);
+    const user = actorOf(c);
     const core = c.get('core');
     const followup = await cancelFollowUp(
       { ...core, ...(core.cardTimers.timers ? { timers: core.cardTimers.timers } : {}) },
       {
         conversationId: c.req.param('cid'),
         followupId: c.req.param('fid'),
-        user: { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) },
+        user,
       },
     );
     return reply(c, followUpResponse, { followup });
@@ -115,14 +115,14 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
 
   app.post('/api/conversations/:cid/actions/:aid/deny', async (c) => {
     const body = await readJson(c, denyRequest);
-    const user = currentUser(c);
+    const user = actorOf(c);
     const action = await decideApproval(c.get('core').approvals, {
       conversationId: c.req.param('cid'),
       actionId: c.req.param('aid'),
       decision: 'deny',
       ...(body.reason ? { reason: body.reason } : {}),
       ...(body.redraft !== undefined ? { redraft: body.redraft } : {}),
-      user: { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) },
+      user,
     });
     return reply(c, decisionResponse, { action });
   });
@@ -135,7 +135,7 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       actionId: c.req.param('aid'),
       kind: 'redraft',
       instruction: body.instruction,
-      user: userOf(currentUser(c)),
+      user: actorOf(c),
     });
     return reply(c, decisionResponse, { action });
   });
@@ -148,12 +148,8 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       actionId: c.req.param('aid'),
       kind: 'answer',
       answers: body.answers,
-      user: userOf(currentUser(c)),
+      user: actorOf(c),
     });
     return reply(c, decisionResponse, { action });
   });
-}
-
-function userOf(user: { id: string; email: string; name?: string | undefined }) {
-  return { id: user.id, email: user.email, ...(user.name ? { name: user.name } : {}) };
 }
