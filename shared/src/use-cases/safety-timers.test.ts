@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { expiryTimerName, renotifyTimerName } from '../agent/card-timers';
 import type { PendingAction } from '../contracts/conversations';
 import type { EventOf } from '../contracts/events';
 import type { Run } from '../contracts/runs';
-import { expiryTimerName, renotifyTimerName } from '../agent/card-timers';
 import type { Timers } from '../ports/timers';
 import { inMemoryStores } from '../testing/in-memory-stores';
 import { endDeadLettered } from './end-dead-lettered';
