@@ -35,7 +35,6 @@ const KNOWN_LONG = new Set([
   'web/src/features/conversations/conversation-list.tsx:ConversationList',
   'shared/src/agent/lead-triage.ts:leadVerdict',
   'web/src/features/chat/live-turn.tsx:LiveTurn',
-  'web/src/features/auth/dev-auth.tsx:DevSignIn',
   'web/src/features/research/research-card.tsx:ResearchCard',
   'shared/src/agent/lead-triage.ts:triageLead',
   'shared/src/use-cases/decide-approval.ts:decideApproval',
