@@ -25,6 +25,8 @@ import {
   type PersonThread,
   personKeyOf,
 } from './person-thread';
+import { proposeResearchWrite } from './propose-research-write';
+import { researchChatReview } from './research-chat-review';
 import { runResearchNode } from './run-research-node';
 import { leadStateAfterInbound, setLeadState } from './set-lead-state';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
@@ -82,6 +84,8 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
       deps = await openTurn(deps, p.conversationId, `run_${primary.id}`);
       const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
       if (gate) return gate;
+      const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user);
+      if (reviewed) return reviewed;
       return driveRun(deps, {
         conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
         trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
@@ -118,9 +122,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'email.sent':
       return supersedeForSentMail(deps, primary);
     case 'research.node':
-      return deps.research
-        ? runResearchNode(deps.research, primary)
-        : { outcome: 'research is not configured' };
+      if (!deps.research) return { outcome: 'research is not configured' };
+      return primary.payload.step === 'propose'
+        ? proposeResearchWrite({ ...deps, research: deps.research }, primary)
+        : runResearchNode(deps.research, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }
