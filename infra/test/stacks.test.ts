@@ -106,6 +106,19 @@ describe('stateless stack', () => {
     }
   });
 
+  test('API integrations use payload 2.0, so a base64 body (a photo from /api/media/:id) is decoded', () => {
+    // HTTP APIs have no binaryMediaTypes (that is REST APIs): with payload 2.0 API Gateway decodes a Lambda
+    // response whose isBase64Encoded is true, which hono's adapter sets for image types.
+    const http = Object.keys(
+      stateless.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }),
+    );
+    const integrations = Object.values(stateless.findResources('AWS::ApiGatewayV2::Integration')).filter(
+      (i) => http.includes(i.Properties.ApiId?.Ref),
+    );
+    expect(integrations.length).toBeGreaterThanOrEqual(3);
+    for (const i of integrations) expect(i.Properties.PayloadFormatVersion).toBe('2.0');
+  });
+
   test('email polls on schedules: general every 15 minutes, leads every 5', () => {
     stateless.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)' });
     stateless.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
@@ -196,6 +209,8 @@ describe('the edge (CloudFront) of a deployment without a custom domain', () => 
     });
     // The CSP joins in the live socket's host (a token until deploy), so it is checked as text.
     expect(cspOf(stateless)).toContain("frame-ancestors 'none'");
+    // Message photos are shown as blob URLs of the token-fetched /api/media/:id (issue 20).
+    expect(cspOf(stateless)).toContain("img-src 'self' data: blob: https://img.clerk.com");
     const config = distribution();
     for (const b of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
       expect(b.ResponseHeadersPolicyId).toBeDefined();
