@@ -31,8 +31,14 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
     'heat',
     /\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))/i,
   ],
-  ['gas', /\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i],
-  ['fire', /\b(on fire|in flames|flames (are |were )?(coming|shooting)|smoke (is )?(coming|pouring) (out|from))\b/i],
+  [
+    'gas',
+    /\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
+  ],
+  [
+    'fire',
+    /\b(on fire|in flames|flames (are |were )?(coming|shooting)|smoke (is )?(coming|pouring) (out|from))\b/i,
+  ],
 ];
 
 /** The first backstop phrase in the text, with the kind it names, or undefined. */

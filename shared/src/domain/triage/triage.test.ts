@@ -16,14 +16,14 @@ const KEYWORDS =
 
 /**
  * What the shipped model must keep doing on the held-apart split: regression floors at what it reaches
- * today (87.3% / 96.8% / 88.4% on 757 held apart, after 93 new corpus lines and the safety-phrase
+ * today (87.3% / 96.8% / 88.8% on 757 held apart, after 90 new corpus lines and the safety-phrase
  * backstop; the backstop was chosen on cross-validation of the training split and, measured once on the
  * held-apart split, caught nothing the model and keywords missed there and flagged one message more), so a
  * retrain that regresses fails CI. The issue's targets are accuracy ≥ 95%, emergency recall 100% and
  * precision ≥ 90%, which it does not reach. `npm run bench triage` prints the figures beside the keyword
  * baseline.
  */
-const FLOORS = { accuracy: 0.87, emergencyRecall: 0.965, emergencyPrecision: 0.88 };
+const FLOORS = { accuracy: 0.87, emergencyRecall: 0.965, emergencyPrecision: 0.885 };
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
@@ -83,7 +83,10 @@ describe('triage model', () => {
     const r = await classifier.classify(text, KEYWORDS);
     expect(r).toMatchObject({ triageClass: 'emergency', kind: 'medical' });
     if (r.byKeywordFloor) expect(r.cues).toEqual(['having a stroke']);
-    const device = await classifier.classify('the smoke detector in the hall chirps, battery is low', KEYWORDS);
+    const device = await classifier.classify(
+      'the smoke detector in the hall chirps, battery is low',
+      KEYWORDS,
+    );
     expect(backstopOf('the smoke detector in the hall chirps, battery is low')).toBeUndefined();
     expect(device.kind ?? 'none').not.toBe('medical');
   });
