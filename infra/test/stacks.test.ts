@@ -71,7 +71,8 @@ describe('stateless stack', () => {
     const fns = stateless.findResources('AWS::Lambda::Function', {
       Properties: { Environment: { Variables: { STAGE: 'aws' } } },
     });
-    expect(Object.keys(fns).length).toBe(7);
+    // api, api-stream, two webhooks, email poll, worker, live socket, alarm push.
+    expect(Object.keys(fns).length).toBe(8);
     for (const f of Object.values(fns)) {
       expect(f.Properties.Runtime).toBe('nodejs24.x');
       expect(f.Properties.Architectures).toEqual(['arm64']);
@@ -289,7 +290,8 @@ describe('the edge (CloudFront) of a deployment without a custom domain', () => 
     const reserved = Object.values(stateless.findResources('AWS::Lambda::Function'))
       .map((f) => f.Properties.ReservedConcurrentExecutions)
       .filter((n) => n !== undefined);
-    expect(reserved.sort()).toEqual([10, 10, 5, 5, 5]);
+    // API, live socket 10; chat, webhooks 5; the alarm push 1 (one alarm at a time is plenty).
+    expect(reserved.sort()).toEqual([1, 10, 10, 5, 5, 5]);
     stateless.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       ScalingConfig: { MaximumConcurrency: 5 },
     });
@@ -488,13 +490,15 @@ describe('least privilege', () => {
         policiesOf(fnId)
           .filter((s) => actions(s).includes('secretsmanager:GetSecretValue'))
           .flatMap((s) =>
-            [...JSON.stringify(s.Resource).matchAll(/Secrets(ingress|worker|api|paging)/g)].map((m) => m[1]),
+            [...JSON.stringify(s.Resource).matchAll(/Secrets(ingress|worker|api|paging|alarm)/g)].map(
+              (m) => m[1],
+            ),
           ),
       ),
     ].sort();
 
   test('one secret per group in the stateful stack, kept on delete', () => {
-    for (const group of ['ingress', 'worker', 'api', 'paging']) {
+    for (const group of ['ingress', 'worker', 'api', 'paging', 'alarm']) {
       stateful.hasResource('AWS::SecretsManager::Secret', {
         Properties: Match.objectLike({ Name: `Switchboard-dev/${group}` }),
         DeletionPolicy: 'Retain',
@@ -510,6 +514,7 @@ describe('least privilege', () => {
     ['EmailPoll', ['worker']],
     ['AgentWorker', ['paging', 'worker']],
     ['LiveSocket', ['api']],
+    ['AlarmPush', ['alarm']],
   ])('%s may read only its own group secrets', (fnId, groups) => {
     expect(secretGroupsOf(fnId)).toEqual(groups);
   });
@@ -526,5 +531,10 @@ describe('least privilege', () => {
       expect(fnActions).toContain('dynamodb:PutItem');
       expect(fnActions).not.toContain('dynamodb:BatchWriteItem');
     }
+    // The alarm push lists the subscriptions partition and removes devices the push service says are gone.
+    const alarmPush = policiesOf('AlarmPush')
+      .flatMap(actions)
+      .filter((a) => a.startsWith('dynamodb:'));
+    expect([...new Set(alarmPush)].sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
   });
 });
