@@ -149,8 +149,7 @@ export function PreferencesSection() {
         </div>
       </div>
       <label className="field-label" htmlFor="pref-props">
-        Properties you handle{' '}
-        <span className="muted">(one per line)</span>
+        Properties you handle <span className="muted">(one per line)</span>
       </label>
       <textarea
         id="pref-props"
