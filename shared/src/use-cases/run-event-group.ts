@@ -380,6 +380,7 @@ async function inboundEmail(
     text: `${ev.payload.subject}\n\n${ev.payload.text}`,
     at: ev.occurredAt,
     author: name,
+    email: { from: ev.payload.from, subject: ev.payload.subject },
   }));
   // A newer email from outside withdraws the thread's waiting draft; team mail is a request, not news.
   if (!team) await supersedeForNewerInbound(deps, existing, name, e.subject || e.text, `run_${primary.id}`);
