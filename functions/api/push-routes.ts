@@ -50,6 +50,7 @@ export function registerPushRoutes(app: Hono<AppEnv>) {
       subscription: body.subscription,
       // The PWA sends navigator.userAgent; the header is the fallback for other clients.
       userAgent: body.userAgent ?? c.req.header('user-agent') ?? '',
+      admin: user.isAdmin,
     });
     return reply(c, subscribePushResponse, result, 201);
   });

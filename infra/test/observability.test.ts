@@ -52,11 +52,38 @@ describe('alarms notify someone', () => {
     });
   });
 
-  test('no e-mail configured → the topic still exists (alarms still act), with no subscription', () => {
+  test('no e-mail configured → the topic still exists (alarms still act) and still pushes to admins', () => {
     const dev = buildApp({ deployment: parseDeployment({}), bundle: false });
     const d = Template.fromStack(dev.stateless);
     d.resourceCountIs('AWS::SNS::Topic', 1);
-    d.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(
+      Object.keys(d.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })),
+    ).toEqual([]);
+    d.resourceCountIs('AWS::SNS::Subscription', 1);
+  });
+
+  test('the admins get a push: the alarm-push function is subscribed to the topic, and SNS may invoke it', () => {
+    const topicRef = { Ref: Object.keys(t.findResources('AWS::SNS::Topic'))[0] };
+    const fnId = Object.keys(t.findResources('AWS::Lambda::Function')).find((id) =>
+      id.startsWith('AlarmPushFn'),
+    );
+    expect(fnId).toBeDefined();
+    t.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: topicRef,
+      Endpoint: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+    t.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'sns.amazonaws.com',
+      SourceArn: topicRef,
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+  });
+
+  test('alarms have readable names (the title of the e-mail and of the push)', () => {
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'Switchboard-staging-DlqNotEmpty' });
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'Switchboard-staging-Errors-worker' });
   });
 });
 

@@ -19,7 +19,7 @@ import type { CardTimerSettings } from './card-timers';
 import type { DurableRun } from './durable-run';
 import type { OpenTurn } from './turn';
 import type { StagedFactWrites } from './turn-fact-cache';
-import type { Trigger } from './types';
+import type { PlannedCall, Trigger } from './types';
 
 export interface AgentDeps {
   /** The turn's one partition read and one-transaction commit (agent/turn.ts); absent → per-record writes. */
@@ -93,6 +93,11 @@ export interface StartRun {
   user?: { id: string; email: string };
   /** A fixed answer instead of planning: the pending-action gate's reply to a team member who texted. */
   reply?: string;
+  /**
+   * A write decided elsewhere instead of planning (a research task's writing step): it goes through the
+   * guard and reviewer and becomes a card like any planned write; the run then says how it ended.
+   */
+  proposal?: PlannedCall;
   /** Stored messages that carry the trigger itself (kept out of the history, as the trigger is sent anyway). */
   messageIds?: string[];
 }
@@ -111,6 +116,7 @@ export interface RunInput {
   trigger: Trigger;
   pendingIntent: PendingIntent | null;
   reply?: string;
+  proposal?: PlannedCall;
   messageIds?: string[];
 }
 

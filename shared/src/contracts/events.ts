@@ -175,12 +175,13 @@ export const timerFiredPayload = z.object({
 
 /**
  * One step of one research node (issue 21): `run` plans or executes it, `aggregate` combines its finished
- * children, `replan` re-plans the root from a person's edits. Each READY node is its own message.
+ * children, `replan` re-plans the root from a person's edits, `propose` turns a writing node's draft into an
+ * approval card (a run in the task's conversation). Each READY node is its own message.
  */
 export const researchNodePayload = z.object({
   taskId: boundedString(1, 100),
   nodeId: boundedString(1, 100),
-  step: z.enum(['run', 'aggregate', 'replan']),
+  step: z.enum(['run', 'aggregate', 'replan', 'propose']),
   attempt: z._default(z.number(), 0),
 });
 

@@ -44,6 +44,12 @@ export const browserPushSubscription = z.object({
 export const storedPushSubscription = browserPushSubscription.extend({
   userId: z.string().min(1).max(200),
   userAgent: z.string().max(512),
+  /**
+   * The owner was an admin when the device subscribed (from the verified session): alarm pushes go to these
+   * devices only. Recorded at subscribe time, so a change of role reaches a device when it next subscribes
+   * (turning notifications off and on); absent on subscriptions saved before it existed.
+   */
+  admin: z.boolean().optional(),
   createdAt: z.string().datetime(),
   updatedAt: z.string().datetime(),
 });
@@ -53,6 +59,7 @@ export const newPushSubscription = z.object({
   subscription: browserPushSubscription,
   userId: z.string().min(1).max(200),
   userAgent: z.string().max(512).default(''),
+  admin: z.boolean().default(false),
 });
 
 /** POST /push/subscriptions body. The user agent is informative only (lets a member tell devices apart). */

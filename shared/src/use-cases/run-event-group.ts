@@ -25,6 +25,7 @@ import {
   type PersonThread,
   personKeyOf,
 } from './person-thread';
+import { proposeResearchWrite } from './propose-research-write';
 import { runResearchNode } from './run-research-node';
 import { leadStateAfterInbound, setLeadState } from './set-lead-state';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
@@ -118,9 +119,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'email.sent':
       return supersedeForSentMail(deps, primary);
     case 'research.node':
-      return deps.research
-        ? runResearchNode(deps.research, primary)
-        : { outcome: 'research is not configured' };
+      if (!deps.research) return { outcome: 'research is not configured' };
+      return primary.payload.step === 'propose'
+        ? proposeResearchWrite({ ...deps, research: deps.research }, primary)
+        : runResearchNode(deps.research, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }

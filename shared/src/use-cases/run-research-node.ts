@@ -54,6 +54,8 @@ export async function runResearchNode(
     return { outcome: 'task cancelled' };
   }
   if (p.step === 'replan') return replanRoot(deps, graph, node);
+  // A drafted write becomes a card in a run of the conversation (use-cases/propose-research-write).
+  if (p.step === 'propose') return { outcome: `node ${node.id}: proposals are run by the agent` };
   if (ENDED.has(node.status)) {
     await propagate(deps, graph, node);
     return { outcome: `node ${node.id} already ${node.status}; propagated` };
@@ -146,11 +148,14 @@ async function decidePlan(
   | { kind: 'leaf'; leaf: ResearchNode; output: NodeOutput; tokens: number }
   | { kind: 'plan'; items: PlanItem[] }
 > {
-  // A plan step whose sub-steps are already known (a template, a person's edit) is not asked again; at the
-  // depth limit a step can only be atomic.
-  const atom = node.subtasks?.length
-    ? ({ atomic: false, tokens: 0 } as const)
-    : await deps.brain.atomize({ ...input, mustBeAtomic: node.depth >= deps.limits.maxDepth - 1 });
+  // A plan step whose sub-steps are already known (a template, a person's edit, a plan given to the API)
+  // runs as given, in both modes: no brain is asked to atomize or plan it again.
+  if (node.subtasks?.length) {
+    validatePlan(node.subtasks, { ...deps.limits, maxDepth: deps.limits.maxDepth - node.depth });
+    return { kind: 'plan', items: node.subtasks };
+  }
+  // At the depth limit a step can only be atomic.
+  const atom = await deps.brain.atomize({ ...input, mustBeAtomic: node.depth >= deps.limits.maxDepth - 1 });
   if (atom.atomic) {
     const leaf: ResearchNode = { ...node, ...atom.item, kind: atom.item.kind };
     const { output, tokens } = await deps.brain.execute({ ...input, node: leaf });
@@ -252,6 +257,9 @@ async function complete(
 export async function propagate(deps: EngineDeps, graph: ResearchGraph, node: ResearchNode) {
   const taskId = graph.task.id;
   const now = deps.clock().toISOString();
+  // A writing step's draft goes to the conversation as a card: its own message (fixed id, so a repeat after
+  // a crash is a ledger duplicate), sent before the fan-in so a crash here cannot lose it.
+  if (node.status === 'DONE' && node.output?.proposal) await enqueueStep(deps, node, 'propose');
   for (const d of node.dependents) {
     const r = await deps.research.countDown(taskId, d, 'pendingDeps', node.id);
     await deps.faults?.afterCountDown?.(node, d);

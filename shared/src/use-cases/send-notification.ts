@@ -240,7 +240,8 @@ class RetryableOutcome extends Error {
   }
 }
 
-async function deliverToOne(
+/** One device, with retries; also used by the alarm push (notify-admins-of-alarm.ts). */
+export async function deliverToOne(
   deps: SendNotificationDeps,
   retry: RetryPolicy,
   subscription: StoredPushSubscription,

@@ -76,7 +76,7 @@ export function createDynamoPushSubscriptionStore(
       if (!parsed.success) {
         throw new ValidationError(`Invalid push subscription: ${describeZodIssues(parsed.error.issues)}`);
       }
-      const { subscription, userId, userAgent } = parsed.data;
+      const { subscription, userId, userAgent, admin } = parsed.data;
       const at = now().toISOString();
       const expirationTime = subscription.expirationTime ?? null;
       const names: Record<string, string> = {
@@ -84,6 +84,7 @@ export function createDynamoPushSubscriptionStore(
         '#keys': 'keys',
         '#userId': 'userId',
         '#userAgent': 'userAgent',
+        '#admin': 'admin',
         '#updatedAt': 'updatedAt',
         '#createdAt': 'createdAt',
         '#expirationTime': 'expirationTime',
@@ -94,11 +95,12 @@ export function createDynamoPushSubscriptionStore(
         ':keys': { p256dh: subscription.keys.p256dh, auth: subscription.keys.auth },
         ':userId': userId,
         ':userAgent': userAgent,
+        ':admin': admin,
         ':now': at,
         ':expirationTime': expirationTime,
       };
       let update =
-        'SET #endpoint = :endpoint, #keys = :keys, #userId = :userId, #userAgent = :userAgent, ' +
+        'SET #endpoint = :endpoint, #keys = :keys, #userId = :userId, #userAgent = :userAgent, #admin = :admin, ' +
         '#updatedAt = :now, #createdAt = if_not_exists(#createdAt, :now), #expirationTime = :expirationTime';
       if (expirationTime === null) {
         update += ' REMOVE #expiresAt';
