@@ -8,12 +8,11 @@ import { buildResearchStartDeps } from '../shared/src/composition/research-start
 import type { ResearchGraph } from '../shared/src/ports/research-store';
 import { decideApproval } from '../shared/src/use-cases/decide-approval';
 import { postChatMessage } from '../shared/src/use-cases/post-chat-message';
-import { approveResearchPlan } from '../shared/src/use-cases/review-research';
 import { startResearch } from '../shared/src/use-cases/start-research';
 
 /**
  * Issue 21's "done when", on the whole local stack in rules mode: "summarise Maria Lopez's history" in chat
- * becomes a research task whose plan waits for review; approved, its leaves run as separate queue messages
+ * becomes a research task whose plan waits for review; approved from the chat ("run it"), its leaves run as separate queue messages
  * on the concurrent local poller against the emulators, and the report lands in the conversation and in
  * the memory repository.
  */
@@ -55,7 +54,17 @@ test('"summarise Maria Lopez\'s history" in chat: plan, review, parallel leaves,
   );
   expect(reply).toBeDefined();
 
-  await approveResearchPlan(research, taskId, user);
+  // The plan is said in the chat too, and approved from the chat ("run it"), not only on the review screen.
+  const asked = (await core.conversations.listMessages(conversation.id)).find((m) =>
+    m.text.startsWith('The research plan waits for your review'),
+  );
+  expect(asked?.text).toContain('Reply “run it”');
+  await postChatMessage(core, { text: 'run it', conversationId: conversation.id, user });
+  await until('the approval reply', async () =>
+    (await core.conversations.listMessages(conversation.id)).find((m) =>
+      m.text.startsWith('Approved — running'),
+    ),
+  );
   const done = await until(
     'the report',
     async () => {
@@ -65,6 +74,7 @@ test('"summarise Maria Lopez\'s history" in chat: plan, review, parallel leaves,
     60_000,
   );
   expect(done.task.status).toBe('done');
+  expect(done.task.reviewedBy).toBe(user.name);
   const leaves = done.nodes.filter((n) => n.kind === 'read');
   expect(leaves.length).toBeGreaterThanOrEqual(6);
   expect(leaves.every((n) => n.status === 'DONE')).toBe(true);

@@ -2,6 +2,7 @@ import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conve
 import { argsHash } from '../domain/args-hash';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
+import { cardPeopleSafe } from './card-people';
 import { cardPolicy } from './card-policy';
 import { scheduleCardTimers } from './card-timers';
 import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
@@ -78,6 +79,7 @@ async function createCard(
   const conversation = await ctx.ensureConversation();
   const at = deps.clock().toISOString();
   const auto = verdict.decision === 'allow';
+  const people = await cardPeopleSafe(deps.cardPeople, call.name, args, conversation);
   const action: PendingAction = {
     id: `act_${durable.run.id.replace(/^run_/, '')}_${durable.nextSeq}`,
     conversationId: conversation.id,
@@ -98,6 +100,7 @@ async function createCard(
     version: 0,
     ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
     ...(trigger.redraft ? { redraft: redraftOf(trigger.redraft, redraft) } : {}),
+    ...(people ? { people } : {}),
   };
   // A replayed step (crash after the create) must not count the same card twice.
   const created = await deps.actions.create(action).then(

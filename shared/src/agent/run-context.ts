@@ -15,6 +15,7 @@ import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
 import type { TurnStore } from '../ports/turn-store';
 import type { ToolRegistry } from '../tools/registry';
+import type { CardPeopleDeps } from './card-people';
 import type { CardTimerSettings } from './card-timers';
 import type { DurableRun } from './durable-run';
 import type { OpenTurn } from './turn';
@@ -69,6 +70,8 @@ export interface AgentDeps {
   mediaFetcher?: MediaFetcher;
   /** Expiry and urgent re-notification timers for cards that wait for a person. */
   cardTimers?: CardTimerSettings;
+  /** The address book, lines and mailbox a card's FROM/TO are named from (cards #18). */
+  cardPeople?: CardPeopleDeps;
   memory?: {
     /** MEMORY.md and the tree, capped, for the instructions. */
     context(): Promise<string>;
@@ -109,6 +112,8 @@ export interface InboundMessage {
   at: string;
   author: string;
   media?: Array<{ id: string; type: string | null }>;
+  /** An email's sender line and subject, kept apart so a card shows the email it answers. */
+  email?: { from: string; subject: string };
 }
 
 /** The run's input step: what it is about, fixed on the first attempt so every replay sees the same. */
@@ -175,6 +180,7 @@ export class RunContext {
         channel: this.start.trigger.kind === 'inbound_email' ? 'email' : 'sms',
         author: { kind: 'contact', name: m.author },
         ...(m.media?.length ? { media: m.media } : {}),
+        ...(m.email ? { email: m.email } : {}),
       });
     }
     this.conversation = c;

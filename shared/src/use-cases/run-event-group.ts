@@ -26,6 +26,7 @@ import {
   personKeyOf,
 } from './person-thread';
 import { proposeResearchWrite } from './propose-research-write';
+import { researchChatReview } from './research-chat-review';
 import { runResearchNode } from './run-research-node';
 import { leadStateAfterInbound, setLeadState } from './set-lead-state';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
@@ -83,6 +84,8 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
       deps = await openTurn(deps, p.conversationId, `run_${primary.id}`);
       const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
       if (gate) return gate;
+      const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user);
+      if (reviewed) return reviewed;
       return driveRun(deps, {
         conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
         trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
@@ -377,6 +380,7 @@ async function inboundEmail(
     text: `${ev.payload.subject}\n\n${ev.payload.text}`,
     at: ev.occurredAt,
     author: name,
+    email: { from: ev.payload.from, subject: ev.payload.subject },
   }));
   // A newer email from outside withdraws the thread's waiting draft; team mail is a request, not news.
   if (!team) await supersedeForNewerInbound(deps, existing, name, e.subject || e.text, `run_${primary.id}`);

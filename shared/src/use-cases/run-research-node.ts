@@ -5,6 +5,7 @@ import { AppError, isAppError } from '../errors';
 import type { ResearchGraph } from '../ports/research-store';
 import type { PlanEdits } from '../research/brain';
 import { enqueueStep, type ResearchDeps } from '../research/engine-deps';
+import { announceReview } from '../research/review-message';
 import { finalizeResearch } from './finalize-research';
 
 export interface NodeOutcome {
@@ -131,7 +132,9 @@ async function planNode(deps: ResearchDeps, graph: ResearchGraph, node: Research
     });
   const why = node.parentId ? undefined : reviewReason(decided.items, deps.limits);
   if (why && !graph.task.reviewedBy) {
-    await deps.research.saveDraft(graph.task.id, decided.items, why, deps.clock().toISOString());
+    const at = deps.clock().toISOString();
+    await deps.research.saveDraft(graph.task.id, decided.items, why, at);
+    await announceReview(deps, graph.task, decided.items, why, at);
     await publish(deps, node, 'REVIEW');
     return { outcome: `plan of ${node.id} waits for review: ${why}` };
   }
@@ -329,7 +332,9 @@ async function replanRoot(
   const planned = await deps.brain.plan({ task: graph.task, node, context, edits });
   validatePlan(planned.items, deps.limits);
   const why = reviewReason(planned.items, deps.limits) ?? 're-planned from your edits';
-  await deps.research.saveDraft(graph.task.id, planned.items, why, deps.clock().toISOString());
+  const at = deps.clock().toISOString();
+  await deps.research.saveDraft(graph.task.id, planned.items, why, at);
+  await announceReview(deps, graph.task, planned.items, why, at);
   await publish(deps, node, 'REVIEW');
   return { outcome: 're-planned' };
 }
