@@ -9,7 +9,7 @@ import {
   welcomeReply,
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
-import { call, find, firstContact, outcome } from './helpers';
+import { find, firstContact, outcome } from './helpers';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
 const CLOSING_WORDS =
