@@ -13,6 +13,8 @@ export interface CalendarEvent {
   description?: string;
   attendees: { email: string; name?: string; response?: string }[];
   link?: string;
+  /** The event was cancelled (Google keeps cancelled events readable by id with status "cancelled"). */
+  cancelled?: boolean;
 }
 
 export interface ListEventsInput {
@@ -57,4 +59,6 @@ export interface Calendar {
   freeBusy?(input: { from: string; to: string }): Promise<BusyPeriod[]>;
   createEvent(input: NewCalendarEvent): Promise<CalendarEvent>;
   findCreated(clientRef: string): Promise<CalendarEvent | undefined>;
+  /** One event by id; undefined when it does not exist (follow-ups' "event not confirmed" condition). */
+  getEvent?(eventId: string): Promise<CalendarEvent | undefined>;
 }

@@ -177,6 +177,7 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
         ...(a.responseStatus ? { response: a.responseStatus } : {}),
       })),
       ...(e.htmlLink ? { link: e.htmlLink } : {}),
+      ...(e.status === 'cancelled' ? { cancelled: true } : {}),
     };
   };
 
@@ -288,6 +289,15 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
         }),
       );
       return busyOf(parseGoogle(freeBusySchema, res.data, 'freebusy.query'), calendarId, zone);
+    },
+
+    async getEvent(eventId: string) {
+      try {
+        return await getById(eventId);
+      } catch (e) {
+        if (e instanceof NotFoundError) return undefined;
+        throw e;
+      }
     },
   };
 }
