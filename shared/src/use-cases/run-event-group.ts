@@ -175,13 +175,13 @@ async function conversationFor(deps: RunEventGroupDeps, person: Person, eventId:
       break;
     }
   }
-  let turn = await openTurn(deps, convId ?? `c_${eventId}`, `run_${eventId}`);
+  let turn = await openTurn(deps, convId ?? `c_${eventId}`, `run_${eventId}`, { isNew: !convId });
   let existing = convId ? await turn.conversations.get(convId) : undefined;
   if (existing && !isFresh(existing, deps.clock(), deps.settings.threadWindowDays)) {
     // Quiet for longer than the window: a new conversation (the keys are repointed when it is created).
     existing = undefined;
     foundBy = undefined;
-    turn = await openTurn(deps, `c_${eventId}`, `run_${eventId}`);
+    turn = await openTurn(deps, `c_${eventId}`, `run_${eventId}`, { isNew: true });
   }
   const thread: PersonThread = {
     ...(existing ? { conversation: existing } : {}),
