@@ -53,6 +53,16 @@ test('event:trace prints the story of a simulated text, from delivery to the app
     return actions.find((a) => a.status === 'PENDING');
   });
 
+  // The approval push read the pending count for the badge, and the same number became the dashboard's
+  // PendingApprovals level (in memory off AWS) — no extra request.
+  const worker = (await getCore('agent-worker')) as unknown as {
+    metrics: { recorded?: Array<{ name: string; value: number }> };
+  };
+  const level = await until(async () =>
+    worker.metrics.recorded?.findLast((r) => r.name === 'PendingApprovals'),
+  );
+  expect(level.value).toBeGreaterThanOrEqual(1);
+
   const pending = await ops('approvals:pending');
   expect(pending.code, pending.err).toBe(0);
   expect(pending.out).toContain(`card ${card.id}`);

@@ -39,8 +39,15 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
             log: core.log,
             // Approve / Deny on the notification (cards #18): each device gets a token for its owner.
             actionTokenKey: actionTokenKey(vapid.privateKey),
-            countPendingApprovals: async () =>
-              (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),
+            countPendingApprovals: async () => {
+              const n = (await core.conversations.list({ limit: 100 })).reduce(
+                (n, c) => n + c.pendingCount,
+                0,
+              );
+              // Already read for the badge, so the dashboard's pending-approvals level costs no request.
+              core.metrics.count('PendingApprovals', n);
+              return n;
+            },
           },
         }
       : {}),
