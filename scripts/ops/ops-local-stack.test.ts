@@ -100,3 +100,21 @@ test('event:trace prints the story of a simulated text, from delivery to the app
   expect(exported.code, exported.err).toBe(0);
   expect(JSON.parse(exported.out).counts.cards).toBeGreaterThanOrEqual(1);
 }, 90_000);
+
+test('alarm:test pushes a test alarm, then its recovery, to the admin devices (the demo device stands in)', async () => {
+  const push = stack.emulators!.push;
+  const device = stack.demoDevice!.endpoint;
+  const before = push.deliveries(device).length;
+  const fired = await ops('alarm:test');
+  expect(fired.code, fired.err).toBe(0);
+  expect(fired.out).toBe(
+    'ALARM Switchboard-AlarmPushTest: 1 admin device(s) — 1 delivered, 0 removed (gone), 0 failed',
+  );
+  const cleared = await ops('alarm:test', '--state', 'OK');
+  expect(cleared.code, cleared.err).toBe(0);
+  const [alarm, resolved] = push.deliveries(device).slice(before);
+  expect(alarm?.payload).toMatchObject({ title: 'Alarm: Switchboard-AlarmPushTest', url: '/admin' });
+  expect(resolved?.payload).toMatchObject({ title: 'Resolved: Switchboard-AlarmPushTest' });
+  expect(resolved?.topic).toBe(alarm?.topic);
+  expect((await ops('alarm:test', '--state', 'MAYBE')).code).toBe(2);
+});
