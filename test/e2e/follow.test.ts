@@ -185,3 +185,29 @@ test('a photo text shows its thumbnail in the conversation and on the card, deco
     await context.close();
   }
 }, 180_000);
+
+test('Settings → Preferences: a person sets zone, signature, event length, digest hour and properties', async () => {
+  const { page, context, errors } = await openAs('/settings', PHONE);
+  const form = page.locator('form.prefs-form');
+  await form.waitFor();
+  await page.getByLabel(/Time zone/).fill('America/Chicago');
+  await page.getByLabel('Signature on drafts you approve').fill('– Sam, Oak Properties');
+  await page.getByLabel('Default event length').selectOption('45');
+  await page.getByLabel('Daily digest').selectOption('7');
+  await page.getByLabel(/Properties you handle/).fill('12 Oak St\n40 Elm Ave');
+  await page.getByRole('button', { name: 'Save preferences' }).click();
+  await expect.poll(() => form.textContent()).toMatch(/Saved\. Next digest \w+ 7:00/);
+  await form.scrollIntoViewIfNeeded();
+  await e.shot(page, 'follow-preferences-phone');
+  expect(errors).toEqual([]);
+  await context.close();
+
+  // Reopened (at desktop size): what was saved comes back.
+  const desk = await openAs('/settings', { width: 1440, height: 900 });
+  await desk.page.locator('form.prefs-form').waitFor();
+  expect(await desk.page.getByLabel('Daily digest').inputValue()).toBe('7');
+  expect(await desk.page.getByLabel(/Properties you handle/).inputValue()).toBe('12 Oak St\n40 Elm Ave');
+  await desk.page.locator('form.prefs-form').scrollIntoViewIfNeeded();
+  await e.shot(desk.page, 'follow-preferences-desktop');
+  await desk.context.close();
+}, 120_000);

@@ -138,6 +138,8 @@ export const notifyPayload = z.object({
   actionId: z.optional(z.string()),
   contact: z.optional(z.object({ name: z.optional(z.string()), phone: z.optional(z.string()) })),
   preview: z.optional(z.string()),
+  /** Only this member's devices (follow #20's daily digest is personal); absent = the whole team. */
+  userId: z.optional(boundedString(1, 200)),
 });
 
 /**

@@ -4,6 +4,7 @@ import { Shell } from '../../components/shell';
 import { Loading } from '../../components/states';
 import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
+import { PreferencesSection } from './preferences-section';
 
 export interface PushSettingsProps {
   vapidPublicKey?: string;
@@ -69,6 +70,10 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
             new cards.
           </p>
         )}
+      </section>
+      <section className="card settings-card" aria-labelledby="prefs-heading">
+        <h2 id="prefs-heading">Preferences</h2>
+        <PreferencesSection />
       </section>
       <section className="card settings-card">
         <h2>Memory</h2>
