@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { Core } from '../../../shared/src/composition/core';
+import { buildDbSearchToolDeps } from '../../../shared/src/composition/tool-deps';
 import {
   answerRequest,
   approveRequest,
@@ -15,7 +16,7 @@ import {
   searchQuery,
   searchResponse,
 } from '../../../shared/src/contracts/api';
-import { buildDbSearchToolDeps, type ConversationCorpus } from '../../../shared/src/tools/db-search';
+import type { ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
