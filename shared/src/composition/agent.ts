@@ -148,6 +148,9 @@ export async function buildAgent(
   const deps: RunEventGroupDeps = {
     ...core,
     registry,
+    // Follow-up conditions read these at fire time ("if the task is still open", "if not confirmed").
+    ...(clickUp ? { board: clickUp.board } : {}),
+    ...(google ? { calendar: google.calendar } : {}),
     guard: guardSensitiveReplies(policy.guard, workspaceSensitiveValues(workspace, core.log)),
     policy,
     ...(c.ANTHROPIC_API_KEY

@@ -14,6 +14,7 @@ import type { CallStore } from '../ports/call-store';
 import type { FollowUpStore } from '../ports/followup-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
+import type { ConditionDeps } from './check-followup-condition';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
 import {
@@ -46,6 +47,9 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   calls?: CallStore;
   /** Scheduled conditional texts and reminders (follow #20). */
   followups?: FollowUpStore;
+  /** What follow-up conditions check at their time: ClickUp tasks and calendar events, when connected. */
+  board?: ConditionDeps['board'];
+  calendar?: ConditionDeps['calendar'];
   /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
   research?: ResearchDeps;
 }

@@ -132,6 +132,7 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
         ...(a.responseStatus ? { response: a.responseStatus } : {}),
       })),
       ...(e.htmlLink ? { link: e.htmlLink } : {}),
+      ...(e.status === 'cancelled' ? { cancelled: true } : {}),
     };
   };
 
@@ -227,6 +228,15 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
     },
 
     findCreated,
+
+    async getEvent(eventId: string) {
+      try {
+        return await getById(eventId);
+      } catch (e) {
+        if (e instanceof NotFoundError) return undefined;
+        throw e;
+      }
+    },
   };
 }
 
