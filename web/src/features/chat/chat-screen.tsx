@@ -27,6 +27,16 @@ async function lastConversation<T extends { conversation: { id: string } }>(
   return detail;
 }
 
+/**
+ * The end of the conversation, scrolled to just above the composer: the composer is sticky and grows (a lock
+ * notice, several lines), so "the end at the bottom of the viewport" would put the last reply under it.
+ */
+function scrollAboveComposer(end: HTMLElement) {
+  const composer = end.closest('.shell')?.querySelector('.composer');
+  end.style.scrollMarginBottom = `${Math.ceil(composer?.getBoundingClientRect().height ?? 0) + 8}px`;
+  end.scrollIntoView({ block: 'end' });
+}
+
 const SOURCE_LABEL = { sms: 'Text messages', email: 'Email', chat: 'Team chat' } as const;
 
 /**
@@ -133,7 +143,7 @@ export function ChatScreen({ id }: { id?: string }) {
       landed.current !== id && data?.lock ? document.getElementById(`card-${data.lock.actionId}`) : null;
     if (data) landed.current = id;
     if (pendingCard) pendingCard.scrollIntoView({ block: 'start' });
-    else bottom.current?.scrollIntoView({ block: 'end' });
+    else if (bottom.current) scrollAboveComposer(bottom.current);
   }, [count, id, data]);
 
   const onDecided = () => void detail.reload();

@@ -4,6 +4,7 @@ import { Shell } from '../../components/shell';
 import { Loading } from '../../components/states';
 import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
+import { AppearanceSection } from './appearance-section';
 
 export interface PushSettingsProps {
   vapidPublicKey?: string;
@@ -70,6 +71,7 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
           </p>
         )}
       </section>
+      <AppearanceSection />
       <section className="card settings-card">
         <h2>Memory</h2>
         <p className="muted">The notes the assistant keeps about the team, tenants and properties.</p>
