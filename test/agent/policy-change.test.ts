@@ -13,6 +13,7 @@ import { buildApiDeps } from '../../shared/src/composition/api';
 import { diffWorkspaceFileResponse } from '../../shared/src/contracts/workspace-files';
 import { createPolicyGuard, InMemoryFactStore, loadRulebases } from '../../shared/src/domain/policy';
 import { DEFAULT_RULEBASE_FILES } from '../../shared/src/domain/policy/defaults';
+import { textVersion } from '../../shared/src/domain/text-version';
 import { postChatMessage } from '../../shared/src/use-cases/post-chat-message';
 import { ALEX, createWorld, SAM, type Servers, startServers, TEAM, type World } from './harness';
 
@@ -197,4 +198,80 @@ test('no rule can make a policy change autonomous, and an approval by text (no a
   await expect(
     world.decide(card!, 'approve', { user: { id: ALEX.id, email: `alex@${TEAM}` } }),
   ).rejects.toMatchObject({ status: 403 });
+}, 60_000);
+
+/** The assistant proposes adding one line to messaging.rules (Claude mode); returns the waiting card. */
+async function proposeLine(line: string) {
+  const before = await (await remote()).readFile(PATH);
+  servers.anthropic!.reset();
+  servers.anthropic!.script([
+    turn.toolUse('propose_policy_change', { path: PATH, text: `${before}${line}\n`, reason: 'Sam asked.' }),
+    'I proposed the change.',
+  ]);
+  const { conversation } = await postChatMessage(
+    { ...world.core, clock: servers.clock },
+    { text: 'propose it', user: { id: SAM.id, email: SAM.email, name: 'Sam Chen' } },
+  );
+  await world.work();
+  const [card] = await world.core.actions.listByConversation(conversation.id);
+  expect(card).toMatchObject({ tool: 'propose_policy_change', status: 'PENDING' });
+  // The system records what the proposal starts from (never the model's word).
+  expect(card!.args.baseVersion).toBe(textVersion(before));
+  return { card: card!, before };
+}
+
+/** An admin saves messaging.rules through the API, as the policy editor does. */
+async function adminSaves(alex: string, extra: string) {
+  const file = await (await call('GET', `/api/workspace/file?path=${PATH}`, alex)).json();
+  const saved = await call('PUT', '/api/workspace/file', alex, {
+    path: PATH,
+    text: `${file.text}${extra}\n`,
+    baseVersion: file.version,
+  });
+  expect(saved.status).toBe(200);
+  return `${file.text}${extra}\n`;
+}
+
+test('a proposal made before an admin saved the file is refused at approval (409) and the admin edit stays', async () => {
+  const { card } = await proposeLine('% proposed: vendors until 22:00');
+  const alex = await session(ALEX, 'Alex Rivera');
+  const edited = await adminSaves(alex, '% admin: quiet hours reviewed');
+
+  const url = `/api/conversations/${card.conversationId}/actions/${card.id}/approve`;
+  const refused = await call('POST', url, alex, {});
+  expect(refused.status).toBe(409);
+  const body = await refused.json();
+  expect(body.error.code).toBe('stale_proposal');
+  expect(body.error.message).toMatch(/changed after this was proposed.*would undo/);
+  expect((await world.core.actions.get(card.conversationId, card.id))?.status).toBe('PENDING');
+  await world.work();
+  expect(await (await remote()).readFile(PATH)).toBe(edited);
+  // It can still be denied, and a fresh proposal against the saved file goes through.
+  expect((await call('POST', url.replace(/approve$/, 'deny'), alex, { redraft: false })).status).toBe(200);
+  await world.work();
+  const again = await proposeLine('% proposed again: vendors until 22:00');
+  const ok = await call(
+    'POST',
+    `/api/conversations/${again.card.conversationId}/actions/${again.card.id}/approve`,
+    alex,
+    {},
+  );
+  expect(ok.status).toBe(200);
+  await world.work();
+  const now = await (await remote()).readFile(PATH);
+  expect(now).toContain('% admin: quiet hours reviewed');
+  expect(now).toContain('% proposed again: vendors until 22:00');
+}, 60_000);
+
+test('an admin edit saved between the approval and the run: the card ends FAILED saying so, the edit stays', async () => {
+  const { card } = await proposeLine('% proposed: a line that arrives too late');
+  const alex = await session(ALEX, 'Alex Rivera');
+  const url = `/api/conversations/${card.conversationId}/actions/${card.id}/approve`;
+  expect((await call('POST', url, alex, {})).status).toBe(200);
+  const edited = await adminSaves(alex, '% admin: saved before the worker ran');
+  await world.work();
+  const failed = await world.core.actions.get(card.conversationId, card.id);
+  expect(failed?.status).toBe('FAILED');
+  expect(failed?.error).toMatch(/changed after this was proposed/);
+  expect(await (await remote()).readFile(PATH)).toBe(edited);
 }, 60_000);

@@ -159,3 +159,43 @@ test('then a card with no decision expires after 24 h: EXPIRED, the run ends, th
   const renotified = (await core.audit.list(u.conversationId)).filter((e) => e.type === 'action.renotified');
   expect(renotified).toHaveLength(1);
 }, 90_000);
+
+test('a draft withdrawn by a newer text, and one replaced by "Redraft…" through the API, leave no timer behind', async () => {
+  const phone = '+14155550112';
+  const op = stack.emulators!.openphone;
+  await op.fireIncomingMessage({ from: phone, text: 'The porch light is out again', scheme: 'standard' });
+  const first = await pendingFor(phone);
+  await until(async () => stack.scheduler.schedules().some((s) => s.name === expiryTimerName(first.id)));
+  await new Promise((r) => setTimeout(r, 1100)); // past the 1 s cooldown: the second text is a run of its own
+
+  // Signed webhook: the same person writes again before anyone decided → the first draft is SUPERSEDED.
+  await op.fireIncomingMessage({ from: phone, text: 'Also the doorbell buzzes', scheme: 'standard' });
+  const core = await getCore('test-timers');
+  await until(async () => (await core.actions.get(first.conversationId, first.id))?.status === 'SUPERSEDED');
+  const second = await until(async () =>
+    (await core.actions.listByConversation(first.conversationId)).find(
+      (a) => a.status === 'PENDING' && a.id !== first.id,
+    ),
+  );
+  const names = () => stack.scheduler.schedules().map((s) => s.name);
+  await until(async () => names().includes(expiryTimerName(second.id)));
+  expect(names()).not.toContain(expiryTimerName(first.id));
+
+  // "Redraft…" through the API replaces the second card: its schedule goes too.
+  const session = await fetch(`${stack.url}/api/dev/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@oakproperties.example' }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  const redraft = await fetch(
+    `${stack.url}/api/conversations/${second.conversationId}/actions/${second.id}/redraft`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ instruction: 'shorter' }),
+    },
+  );
+  expect(redraft.status).toBe(200);
+  expect(names()).not.toContain(expiryTimerName(second.id));
+}, 90_000);

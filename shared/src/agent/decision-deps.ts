@@ -40,6 +40,26 @@ export function lazyDecisionDeps(opts: {
     async checkDecision(card, args) {
       return (await get()).check(card, args);
     },
+    ...(opts.workspace ? { staleness: policyStaleness(opts.workspace) } : {}),
+  };
+}
+
+/**
+ * A policy proposal approved against a file an admin saved after it was made would undo that save: the
+ * file as saved now (after a pull) must still be the version the proposal recorded.
+ */
+function policyStaleness(workspace: () => Promise<Workspace>) {
+  return async (card: PendingAction, args: Record<string, unknown>): Promise<string | undefined> => {
+    if (card.tool !== 'propose_policy_change' || typeof args.baseVersion !== 'string') return undefined;
+    const [{ staleProposal }, { savedPolicyText }] = await Promise.all([
+      import('../tools/policy-change'),
+      import('./team-rulebase'),
+    ]);
+    const ws = await workspace();
+    await ws.sync();
+    const path = String(args.path);
+    const text = String(args.text);
+    return staleProposal({ path, text, baseVersion: args.baseVersion }, await savedPolicyText(ws, path));
   };
 }
 

@@ -67,6 +67,14 @@ export async function savedRulebaseFiles(
   return { files: { ...DEFAULT_RULEBASE_FILES }, defaults: true };
 }
 
+/** One policy file as saved (or as shipped while policy/ is still empty); undefined when there is none. */
+export async function savedPolicyText(ws: Workspace, path: string): Promise<string | undefined> {
+  const text = await ws.readFile(path).catch(() => undefined);
+  if (text !== undefined) return text;
+  const saved = await savedRulebaseFiles(ws);
+  return saved.defaults ? saved.files[path] : undefined;
+}
+
 /** The saved policy files with one file replaced by its edited text (or removed when `text` is undefined). */
 async function editedFiles(ws: Workspace, path: string, text: string | undefined) {
   const { files } = await savedRulebaseFiles(ws);

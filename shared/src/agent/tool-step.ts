@@ -39,6 +39,18 @@ export async function executeCall(
   const shaped = isWrite ? redraftArgs(ctx, trigger, call.name, valid.args) : undefined;
   const scope = callScope(ctx, base, shaped?.args ?? valid.args);
   if (scope.tool.kind !== 'write') return readStep(ctx, scope);
+  // The system's part of the args (a policy change's base version) is filled here, never taken from the planner.
+  if (scope.tool.prepare) {
+    try {
+      scope.args = await scope.tool.prepare(scope.args, scope.toolCtx);
+    } catch (e) {
+      return {
+        ...base,
+        status: 'error',
+        error: `Could not prepare ${call.name}: ${String(e).slice(0, 300)}`,
+      };
+    }
+  }
 
   const proposal = await proposeAction(ctx, trigger, call, scope, shaped?.note);
   if (proposal.status === 'refused') return { ...base, status: 'refused', error: proposal.error };

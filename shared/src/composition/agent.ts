@@ -8,7 +8,12 @@ import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
 import { guardSensitiveReplies, workspaceSensitiveValues } from '../agent/sensitive-guard';
-import { checkEditedRulebase, POLICY_REFRESH_MS, rulebaseRefresher } from '../agent/team-rulebase';
+import {
+  checkEditedRulebase,
+  POLICY_REFRESH_MS,
+  rulebaseRefresher,
+  savedPolicyText,
+} from '../agent/team-rulebase';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { checkConfiguredModels } from '../domain/model-lifecycle';
 import {
@@ -99,7 +104,13 @@ export async function buildAgent(
     workspace = await openGitWorkspace({ ...gitWorkspaceOptionsFromConfig(c), logger: core.log });
     tools.push(...bindAll(workspaceTools, { workspace }));
     // Runs only after an admin approved its card; writes policy/ as that admin (never the file tools).
-    tools.push(bindTool(proposePolicyChange, { workspace, checkRulebase: checkEditedRulebase }));
+    tools.push(
+      bindTool(proposePolicyChange, {
+        workspace,
+        checkRulebase: checkEditedRulebase,
+        savedText: savedPolicyText,
+      }),
+    );
   }
 
   // Validate against every tool the system defines, configured here or not: a guard for an integration

@@ -30,6 +30,7 @@ export function approvalDeps(core: Core, workspace?: () => Promise<Workspace>): 
     cardTimers: core.cardTimers,
     validateArgs: decisionChecks.validateArgs,
     ...(decisionChecks.checkDecision ? { checkDecision: decisionChecks.checkDecision } : {}),
+    ...(decisionChecks.staleness ? { staleness: decisionChecks.staleness } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textVersion } from '../domain/text-version';
 import { AppError } from '../errors';
 import type { Workspace } from '../ports/workspace';
 import type { Tool } from './tool';
@@ -13,6 +14,29 @@ export interface PolicyChangeDeps {
   workspace: Workspace;
   /** Loads the saved policy with this file replaced; throws (RulebaseError) when it would not load. */
   checkRulebase(workspace: Workspace, path: string, text: string): Promise<unknown>;
+  /** The file as saved now (the shipped default while policy/ is still empty); undefined when there is none. */
+  savedText(workspace: Workspace, path: string): Promise<string | undefined>;
+}
+
+/** What a proposal's base version is when the file did not exist yet. */
+export const NEW_FILE = 'new';
+
+/**
+ * A proposal is made against the file as it was then; if an admin saved the file since, approving the whole
+ * proposed text would silently undo that edit. Returns the refusal, or undefined when the base still holds.
+ */
+export function staleProposal(
+  args: { path: string; text: string; baseVersion?: string | undefined },
+  saved: string | undefined,
+): string | undefined {
+  // Already the proposed text (the same edit saved by hand, or this card's own commit before a crash): no loss.
+  if (args.baseVersion === undefined || saved === args.text) return undefined;
+  const now = saved === undefined ? NEW_FILE : textVersion(saved);
+  if (now === args.baseVersion) return undefined;
+  return (
+    `${args.path} was changed after this was proposed (someone saved it since), and approving it would undo ` +
+    'that change. Deny this card and ask again, or make the change in Admin › Policy.'
+  );
 }
 
 const input = z.object({
@@ -32,6 +56,11 @@ const input = z.object({
     .min(1)
     .max(500)
     .describe('Why the team should make this change, in one or two sentences'),
+  baseVersion: z
+    .string()
+    .regex(/^([0-9a-f]{16}|new)$/)
+    .optional()
+    .describe('Leave this out: the system records the version of the file the proposal starts from'),
 });
 
 export const proposePolicyChange: Tool<typeof input, PolicyChangeDeps> = {
@@ -52,6 +81,11 @@ export const proposePolicyChange: Tool<typeof input, PolicyChangeDeps> = {
       });
     const ws = deps.workspace;
     await ws.sync();
+    // Checked again here: an admin may have saved the file between the approval and this run.
+    const saved = await deps.savedText(ws, args.path);
+    const stale = staleProposal(args, saved);
+    if (stale)
+      throw new AppError(stale, { code: 'stale_proposal', status: 409, details: { path: args.path } });
     // Notes this run left uncommitted are committed as the assistant's, so the admin authors only the policy.
     await ws.commitAndPush({ conversationId: ctx.conversationId, summary: 'notes before a policy change' });
     await deps.checkRulebase(ws, args.path, args.text);
@@ -62,6 +96,11 @@ export const proposePolicyChange: Tool<typeof input, PolicyChangeDeps> = {
       author: { name: by.name ?? by.email, email: by.email },
     });
     return { path: args.path, commit: done.commit ?? null, pushed: done.pushed, approvedBy: by.email };
+  },
+  async prepare(deps, args) {
+    await deps.workspace.sync();
+    const saved = await deps.savedText(deps.workspace, args.path);
+    return { ...args, baseVersion: saved === undefined ? NEW_FILE : textVersion(saved) };
   },
   async reconcile(deps, args) {
     // After a crash mid-commit: the change happened if the file already holds the proposed text.

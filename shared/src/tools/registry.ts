@@ -12,11 +12,13 @@ export interface BoundTool {
   input: z.ZodType;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
   reconcile?(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown | undefined>;
+  prepare?(args: Record<string, unknown>, ctx: ToolContext): Promise<Record<string, unknown>>;
   summarize(args: Record<string, unknown>): string;
 }
 
 export function bindTool<S extends z.ZodType, D>(tool: Tool<S, D>, deps: D): BoundTool {
   const reconcile = tool.reconcile;
+  const prepare = tool.prepare;
   return {
     name: tool.name,
     description: tool.description,
@@ -25,6 +27,12 @@ export function bindTool<S extends z.ZodType, D>(tool: Tool<S, D>, deps: D): Bou
     input: tool.input,
     run: (args, ctx) => tool.run(deps, args as z.infer<S>, ctx),
     ...(reconcile ? { reconcile: (args, ctx) => reconcile(deps, args as z.infer<S>, ctx) } : {}),
+    ...(prepare
+      ? {
+          prepare: async (args, ctx) =>
+            (await prepare(deps, args as z.infer<S>, ctx)) as Record<string, unknown>,
+        }
+      : {}),
     summarize: (args) =>
       tool.summarize?.(args as z.infer<S>) ?? `${tool.name}(${JSON.stringify(args).slice(0, 200)})`,
   };

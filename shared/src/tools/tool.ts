@@ -34,6 +34,11 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Deps = unknown> {
    * provider instead of resending. Returns the result if it happened, undefined if it did not.
    */
   reconcile?(deps: Deps, input: z.infer<Schema>, ctx: ToolContext): Promise<unknown | undefined>;
+  /**
+   * Completes a write's arguments from the system's own state before the call becomes a card, overriding
+   * whatever the planner put there (e.g. a policy change records the version of the file it starts from).
+   */
+  prepare?(deps: Deps, input: z.infer<Schema>, ctx: ToolContext): Promise<z.infer<Schema>>;
   /** One-line human summary of a call, for approval cards and the audit log ("Text Maria Lopez: …"). */
   summarize?(input: z.infer<Schema>): string;
 }

@@ -1,3 +1,4 @@
+import { type CardTimerSettings, cancelCardTimers } from '../agent/card-timers';
 import type { PendingAction } from '../contracts/conversations';
 import type { CardRedraftPayload } from '../contracts/events';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -13,6 +14,8 @@ export interface RedraftCardDeps {
   audit: AuditLog;
   queue: EventQueue;
   clock: () => Date;
+  /** The replaced card's schedules are deleted, as a decision deletes them. */
+  cardTimers?: CardTimerSettings;
 }
 
 export interface RedraftCardInput {
@@ -63,6 +66,7 @@ export async function redraftCard(deps: RedraftCardDeps, input: RedraftCardInput
     });
   }
   await deps.conversations.adjustPending(input.conversationId, -1);
+  await cancelCardTimers(deps, action.id);
   await deps.audit.append({
     conversationId: input.conversationId,
     type: input.kind === 'answer' ? 'card.answered' : 'card.redraft',

@@ -1,11 +1,15 @@
 import { describe, expect, test } from 'vitest';
+import { expiryTimerName, renotifyTimerName } from '../agent/card-timers';
 import type { PendingAction } from '../contracts/conversations';
 import type { EventOf } from '../contracts/events';
 import type { Run } from '../contracts/runs';
+import type { Timers } from '../ports/timers';
 import { inMemoryStores } from '../testing/in-memory-stores';
 import { endDeadLettered } from './end-dead-lettered';
 import { handleTimerFired } from './expire-card';
+import { redraftCard } from './redraft-card';
 import { retryAction } from './retry-action';
+import { supersedePending } from './supersede-drafts';
 
 const now = new Date('2026-11-24T10:00:00Z');
 const log = { debug() {}, info() {}, warn() {}, error() {} };
@@ -133,5 +137,59 @@ describe('dead letters and retry', () => {
     await expect(retryAction(deps, { conversationId: 'c1', actionId: a.id, user })).rejects.toMatchObject({
       status: 409,
     });
+  });
+});
+
+/** A scheduler that only remembers which schedules exist: enough to see what a use case leaves behind. */
+function fakeTimers(): Timers & { names: Set<string> } {
+  const names = new Set<string>();
+  return {
+    names,
+    async scheduleAt(name) {
+      names.add(name);
+    },
+    async cancel(name) {
+      names.delete(name);
+    },
+  };
+}
+
+describe('a withdrawn card leaves no timer behind (as a decision)', () => {
+  const armed = async () => {
+    const w = await world();
+    const timers = fakeTimers();
+    timers.names.add(expiryTimerName('act_1')).add(renotifyTimerName('act_1'));
+    return { ...w, timers, cardTimers: { timers, expiryMinutes: 1440, renotifyMinutes: 10 } };
+  };
+
+  test('superseded by a newer inbound: SUPERSEDED and both schedules deleted', async () => {
+    const { s, deps, timers, cardTimers } = await armed();
+    const out = await supersedePending({ ...deps, cardTimers }, 'c1', 'Maria wrote again');
+    expect(out.map((a) => a.id)).toEqual(['act_1']);
+    expect((await s.actions.get('c1', 'act_1'))?.status).toBe('SUPERSEDED');
+    expect([...timers.names]).toEqual([]);
+  });
+
+  test('a card a decision won first keeps nothing to cancel and is not touched', async () => {
+    const { s, deps, timers, cardTimers } = await armed();
+    await s.actions.transition('c1', 'act_1', ['PENDING'], 'APPROVED', {});
+    timers.names.add('unrelated');
+    expect(await supersedePending({ ...deps, cardTimers }, 'c1', 'late')).toEqual([]);
+    expect([...timers.names]).toContain('unrelated');
+  });
+
+  test('replaced by "Redraft…" through the API use case: both schedules deleted', async () => {
+    const { deps, timers, cardTimers } = await armed();
+    await redraftCard(
+      { ...deps, cardTimers },
+      {
+        conversationId: 'c1',
+        actionId: 'act_1',
+        kind: 'redraft',
+        instruction: 'shorter',
+        user: { id: 'u1', email: 'sam@oakproperties.example' },
+      },
+    );
+    expect([...timers.names]).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { type CardTimerSettings, cancelCardTimers } from '../agent/card-timers';
 import type { Conversation, PendingAction } from '../contracts/conversations';
 import type { EventOf } from '../contracts/events';
 import type { ActionStore } from '../ports/action-store';
@@ -13,6 +14,8 @@ export interface SupersedeDeps {
   audit: AuditLog;
   log: Log;
   clock: () => Date;
+  /** A withdrawn card's expiry and re-notification schedules are deleted, as a decision deletes them. */
+  cardTimers?: CardTimerSettings;
 }
 
 const clip = (s: string, n = 80) => {
@@ -70,6 +73,9 @@ export async function supersedePending(
     });
     deps.log.info('cards.superseded', { conversationId, count: done.length, reason });
   }
+  // After the withdrawals are written (in a turn, the timers port commits first): a withdrawn card must not
+  // expire or re-notify later. Best-effort, as at a decision: a failed delete fires into a no-op.
+  for (const a of done) await cancelCardTimers(deps, a.id);
   return done;
 }
 

@@ -1,6 +1,6 @@
 import type { PendingAction } from '../contracts/conversations';
 import { canonicalJson, cardArgsHash } from '../domain/args-hash';
-import { PreconditionError, ValidationError } from '../errors';
+import { AppError, PreconditionError, ValidationError } from '../errors';
 
 export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; reason: string };
 export type DecisionCheck = { ok: true } | { ok: false; reason: string; missing?: string[] };
@@ -13,13 +13,19 @@ export interface ValidateDecisionDeps {
    * line, …). Absent only in unit tests of the state machine.
    */
   checkDecision?(card: PendingAction, args: Record<string, unknown>): Promise<DecisionCheck>;
+  /**
+   * Whether the card still fits the state it was drafted against (a policy proposal made against a file an
+   * admin has saved since); the refusal when it does not. Absent: nothing a card can be stale against.
+   */
+  staleness?(card: PendingAction, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
  * What an approval is checked against before the card changes state (SPEC §6.7, issue 12 items 3, 4, 7):
  * the arguments that will run — the edit, or the draft as stored — must pass the tool's schema (a 400
  * naming the field; the schemas bound every size), and the policy's preconditions must hold for them now
- * (a 422 with the reason), so nothing fails later in the worker that could have been refused here.
+ * (a 422 with the reason), and a card drafted against a file saved since is a 409 (it would undo that
+ * save), so nothing fails later in the worker that could have been refused here.
  * Returns the patch an edit makes (new args, new hash, the edit recorded).
  */
 export async function validateDecision(
@@ -38,6 +44,8 @@ export async function validateDecision(
   }
   // An unedited draft keeps its stored arguments: the schema may normalise (trim), which would change the hash.
   const args = edited ? checked.args : action.args;
+  const stale = await deps.staleness?.(action, args);
+  if (stale) throw new AppError(stale, { code: 'stale_proposal', status: 409 });
   if (deps.checkDecision) {
     const verdict = await deps.checkDecision(action, args);
     if (!verdict.ok) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { checkEditedRulebase, savedRulebaseFiles } from '../agent/team-rulebase';
 import type { SessionUser } from '../contracts/api';
@@ -8,6 +7,7 @@ import {
   type WriteWorkspaceFileRequest,
   writeWorkspaceFileRequest,
 } from '../contracts/workspace-files';
+import { textVersion } from '../domain/text-version';
 import { workspaceFileAccess } from '../domain/workspace-file-access';
 import { normalizeWorkspacePath, POLICY_DIR, POLICY_SUFFIX } from '../domain/workspace-paths';
 import { ConflictError, describeZodIssues, ForbiddenError, ValidationError } from '../errors';
@@ -19,10 +19,7 @@ export interface WorkspaceFilesDeps {
 
 type Person = Pick<SessionUser, 'email' | 'name' | 'isAdmin'>;
 
-/** A short content hash: what an editor started from, compared before a write replaces the file. */
-export function textVersion(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
+export { textVersion };
 
 /**
  * The API keeps one working copy per container; a person's edit must be its own commit, so writes are

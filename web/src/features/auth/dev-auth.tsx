@@ -7,6 +7,7 @@ import {
   useMemo,
   useState,
 } from 'react';
+import type { DevTeamMember } from '../../../../shared/src/contracts/api';
 import { ErrorState, Loading } from '../../components/states';
 import { createApi, describeError } from '../../lib/api';
 import { clearOfflineData } from '../../lib/offline-store';
@@ -85,7 +86,6 @@ function DevSignInScreen({ next }: { next: string }) {
 
 function DevSignIn({ onSignedIn }: { onSignedIn: (s: StoredSession) => void }) {
   const team = useResource(() => publicApi.devTeam(), 'dev-team');
-  const [email, setEmail] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -99,11 +99,6 @@ function DevSignIn({ onSignedIn }: { onSignedIn: (s: StoredSession) => void }) {
       setBusy(null);
     }
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (email.trim()) void signIn(email.trim());
-  };
-
   return (
     <main className="signin">
       <div className="signin-card">
@@ -114,51 +109,8 @@ function DevSignIn({ onSignedIn }: { onSignedIn: (s: StoredSession) => void }) {
         {team.error !== undefined && !team.data && (
           <ErrorState message={describeError(team.error)} onRetry={() => void team.reload()} />
         )}
-        {team.data && (
-          <ul className="signin-team">
-            {team.data.members.map((m) => (
-              <li key={m.email}>
-                <button
-                  type="button"
-                  className="signin-member"
-                  disabled={busy !== null}
-                  onClick={() => void signIn(m.email)}
-                >
-                  <span className="avatar" aria-hidden="true">
-                    {m.name.charAt(0)}
-                  </span>
-                  <span className="signin-member-text">
-                    <strong>{m.name}</strong>
-                    <small>
-                      {m.role}
-                      {m.isAdmin ? ' · admin' : ''}
-                    </small>
-                  </span>
-                  {busy === m.email && (
-                    <span className="spinner small" role="status" aria-label="Signing in" />
-                  )}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        <form onSubmit={submit} className="signin-other">
-          <label htmlFor="signin-email">Or another email</label>
-          <div className="row">
-            <input
-              id="signin-email"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder="name@company.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-            <button type="submit" className="btn" disabled={busy !== null || !email.trim()}>
-              Sign in
-            </button>
-          </div>
-        </form>
+        {team.data && <TeamMembers members={team.data.members} busy={busy} onPick={(m) => void signIn(m)} />}
+        <OtherEmail busy={busy !== null} onSubmit={(address) => void signIn(address)} />
         {error && (
           <p role="alert" className="error-text">
             {error}
@@ -166,6 +118,72 @@ function DevSignIn({ onSignedIn }: { onSignedIn: (s: StoredSession) => void }) {
         )}
       </div>
     </main>
+  );
+}
+
+/** The demo team as one big button each: signing in locally is one tap. */
+function TeamMembers({
+  members,
+  busy,
+  onPick,
+}: {
+  members: DevTeamMember[];
+  busy: string | null;
+  onPick: (email: string) => void;
+}) {
+  return (
+    <ul className="signin-team">
+      {members.map((m) => (
+        <li key={m.email}>
+          <button
+            type="button"
+            className="signin-member"
+            disabled={busy !== null}
+            onClick={() => onPick(m.email)}
+          >
+            <span className="avatar" aria-hidden="true">
+              {m.name.charAt(0)}
+            </span>
+            <span className="signin-member-text">
+              <strong>{m.name}</strong>
+              <small>
+                {m.role}
+                {m.isAdmin ? ' · admin' : ''}
+              </small>
+            </span>
+            {busy === m.email && <span className="spinner small" role="status" aria-label="Signing in" />}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Any other address (a dev token is minted for it; the API decides whether it belongs to the team). */
+function OtherEmail({ busy, onSubmit }: { busy: boolean; onSubmit: (email: string) => void }) {
+  const [email, setEmail] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (email.trim()) onSubmit(email.trim());
+  };
+  return (
+    <form onSubmit={submit} className="signin-other">
+      <label htmlFor="signin-email">Or another email</label>
+      <div className="row">
+        <input
+          id="signin-email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          placeholder="name@company.com"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <button type="submit" className="btn" disabled={busy || !email.trim()}>
+          Sign in
+        </button>
+      </div>
+    </form>
   );
 }
 

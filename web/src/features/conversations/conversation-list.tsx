@@ -69,7 +69,7 @@ export function ConversationList({ selectedId }: { selectedId?: string | undefin
           <button
             key={f.id}
             type="button"
-            className={`chip${filter === f.id ? ' active' : ''}`}
+            className={`filter-chip${filter === f.id ? ' active' : ''}`}
             aria-pressed={filter === f.id}
             onClick={() => {
               setFilter(f.id);
