@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { seedInboundSms } from '../api/seed';
 import { newId } from '../../shared/src/ids';
+import { seedInboundSms } from '../api/seed';
 import { DESKTOP, type E2E, PHONE, startE2E, WIDE } from './support';
 
 /**
