@@ -344,7 +344,37 @@ describe('desktop', () => {
     await expect
       .poll(() => card.getAttribute('data-status'), { timeout: 20_000 })
       .toMatch(/APPROVED|EXECUTING|EXECUTED/);
+
+    // The timeline: received → drafted → approved by Sam, as a picture (the seeded run is not resumed by the
+    // worker, so it ends there; "Sent" follows action.executed, covered by story.test.ts).
+    await page.locator('details.menu > summary').click();
+    await page.getByRole('link', { name: 'Timeline' }).click();
+    const story = page.locator('.story');
+    await story.locator('.story-label', { hasText: /^Approved/ }).waitFor();
+    const labels = await story.locator('.story-label').allTextContents();
+    expect(labels[0]).toMatch(/^Text received · Maria Lopez/);
+    const order = ['Drafted for approval', 'Approved · '].map((l) =>
+      labels.findIndex((x) => x.startsWith(l)),
+    );
+    expect(
+      order.every((i, n) => i > 0 && (n === 0 || i > (order[n - 1] ?? 0))),
+      labels.join(' | '),
+    ).toBe(true);
+    expect(labels.find((l) => l.startsWith('Approved · '))).toMatch(/Sam/);
+    await e.shot(page, 'desktop-timeline');
+
+    // Done: it leaves the default inbox, and is under Done.
+    await page.goto(`/chat?id=${conversation.id}`);
+    await page.getByRole('button', { name: 'Mark done' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await expect.poll(() => page.locator(`[data-conversation-id="${conversation.id}"]`).count()).toBe(0);
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.locator(`[data-conversation-id="${conversation.id}"]`).waitFor();
     expect(errors).toEqual([]);
     await context.close();
+    const phone = await openSignedIn(`/timeline?id=${conversation.id}`, 'Sam Chen', PHONE);
+    await phone.page.locator('.story-label', { hasText: /^Approved/ }).waitFor();
+    await e.shot(phone.page, 'phone-timeline');
+    await phone.context.close();
   }, 60_000);
 });

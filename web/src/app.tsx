@@ -3,6 +3,7 @@ import type { PublicConfig } from '../../shared/src/contracts/api';
 import { EmptyState, ErrorState, Loading } from './components/states';
 import { AdminScreen } from './features/admin/admin-screen';
 import { PolicyEditorScreen } from './features/admin/policy-editor';
+import { TimelineScreen } from './features/audit-timeline/timeline-screen';
 import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/auth/auth-context';
 import { DevAuthProvider } from './features/auth/dev-auth';
 import { InboxScreens } from './features/layout/inbox-screens';
@@ -81,6 +82,8 @@ function Screen({ path, id, config }: { path: string; id?: string; config: Publi
       return <AdminScreen />;
     case '/admin/policy':
       return <PolicyEditorScreen />;
+    case '/timeline':
+      return <TimelineScreen id={id} />;
     case '/memory':
       return <MemoryScreen />;
     case '/settings':

@@ -111,7 +111,7 @@ async function publishCommitted(live: LiveUpdates, conversationId: string, write
   const updates: LiveUpdate[] = [];
   let changed = false;
   for (const w of writes) {
-    if (w.kind === 'conversation.create' || w.kind === 'pending') changed = true;
+    if (w.kind === 'conversation.create' || w.kind === 'pending' || w.kind === 'inbox') changed = true;
     else if (w.kind === 'message')
       updates.push({ type: 'message.created', conversationId, messageId: w.message.id });
     else if (w.kind === 'action.create')
@@ -237,6 +237,7 @@ function stagedConversations(
       state.messages.sort((a, b) => (sk(a) < sk(b) ? -1 : 1));
       const c = state.conversation;
       const touch = m.role !== 'tool' && c !== undefined && c.lastMessageAt <= m.createdAt;
+      if (m.role === 'inbound' && c) delete c.status;
       if (touch && c) {
         c.preview = peoplePreview(m) ?? c.preview;
         c.lastMessageAt = m.createdAt;
@@ -247,6 +248,13 @@ function stagedConversations(
     async listMessages(id, opts) {
       if (!mine(id)) return flush().then(() => real.listMessages(id, opts));
       return opts?.limit ? state.messages.slice(-opts.limit) : [...state.messages];
+    },
+    async setInboxFields(id, patch) {
+      // Staged only on a conversation the turn holds: folded into its one write (no extra request).
+      if (!mine(id) || !state.conversation) return flush().then(() => real.setInboxFields(id, patch));
+      const { status, ...rest } = { ...state.conversation, ...patch };
+      state.conversation = status && status !== 'open' ? { ...rest, status } : rest;
+      stage({ kind: 'inbox', patch });
     },
     async adjustPending(id, delta) {
       // A decrement keeps the store's never-below-zero check; a missing conversation is a no-op there too.

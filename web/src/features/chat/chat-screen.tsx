@@ -11,6 +11,7 @@ import { chatPath, Link, navigate } from '../../lib/router';
 import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useAuth, useMe } from '../auth/auth-context';
+import { ConversationActions } from '../conversations/conversation-actions';
 import { contactName } from '../conversations/source-icon';
 import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
@@ -172,6 +173,9 @@ export function ChatScreen({ id }: { id?: string }) {
       subtitle={subtitle}
       back="/"
       tabs={false}
+      actions={
+        conversation && <ConversationActions conversation={conversation} onError={(m) => setSendError(m)} />
+      }
       footer={
         !notFound && (
           <Composer
