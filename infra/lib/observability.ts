@@ -14,9 +14,9 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { EmailSubscription, LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
-import type { CountMetric, DurationMetric } from '../../shared/src/ports/metrics';
+import type { CostMetric, CountMetric, DurationMetric, GaugeMetric } from '../../shared/src/ports/metrics';
 
 /** The EMF namespace the functions write (METRICS_NAMESPACE) and the dashboard reads: one per stage. */
 export const metricsNamespace = (stage: string) => `Switchboard/${stage}`;
@@ -29,6 +29,8 @@ export interface ObservabilityProps {
   api: HttpApi;
   /** An e-mail address subscribed to the alarm topic (confirmed once by its owner). */
   alarmEmail?: string;
+  /** The function that pushes each alarm and recovery to the admins' devices (functions/alarm-push.ts). */
+  alarmPush?: LambdaFunction;
 }
 
 /**
@@ -43,8 +45,11 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
     enforceSSL: true,
   });
   if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
+  if (props.alarmPush) topic.addSubscription(new LambdaSubscription(props.alarmPush));
   const ns = metricsNamespace(props.stage);
-  const app = (name: CountMetric | DurationMetric, statistic = 'Sum') =>
+  // Readable names: the alarm's name is the title of its e-mail and of the admins' push.
+  const alarmName = (id: string) => `Switchboard-${props.stage}-${id}`;
+  const app = (name: AppMetricName, statistic = 'Sum') =>
     new Metric({
       namespace: ns,
       metricName: name,
@@ -55,6 +60,7 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
 
   const alarms = [
     new Alarm(stack, 'DlqNotEmpty', {
+      alarmName: alarmName('DlqNotEmpty'),
       metric: props.dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -65,6 +71,7 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
     ...Object.entries(props.functions).map(
       ([name, f]) =>
         new Alarm(stack, `Errors-${name}`, {
+          alarmName: alarmName(`Errors-${name}`),
           metric: f.metricErrors({ period: Duration.minutes(5) }),
           threshold: 1,
           evaluationPeriods: 1,
@@ -73,6 +80,7 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
         }),
     ),
     new Alarm(stack, 'RunsFailing', {
+      alarmName: alarmName('RunsFailing'),
       metric: app('RunsFailed'),
       threshold: 3,
       evaluationPeriods: 1,
@@ -80,6 +88,7 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
       alarmDescription: 'Three or more agent runs failed in 5 minutes (npm run ops -- event:trace <id>)',
     }),
     new Alarm(stack, 'EventsQueueBacklog', {
+      alarmName: alarmName('EventsQueueBacklog'),
       metric: props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5) }),
       threshold: 15 * 60,
       evaluationPeriods: 1,
@@ -100,7 +109,8 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
   return { topic, alarms, dashboard };
 }
 
-type AppMetric = (name: CountMetric | DurationMetric, statistic?: string) => IMetric;
+type AppMetricName = CountMetric | DurationMetric | CostMetric | GaugeMetric;
+type AppMetric = (name: AppMetricName, statistic?: string) => IMetric;
 
 function dashboardWidgets(props: ObservabilityProps, app: AppMetric) {
   const fns = Object.entries(props.functions);
@@ -132,11 +142,14 @@ function dashboardWidgets(props: ObservabilityProps, app: AppMetric) {
       [app('ModelLatency', 'p50'), app('ModelLatency', 'p90')],
       [app('ModelErrors'), app('ModelInputTokens'), app('ModelOutputTokens')],
     ),
+    // Cost is summed in micro-dollars (a Count metric cannot carry fractions of a cent).
+    graph('Model cost (µ$ per 5 min)', [app('RunCostMicroUsd')]),
     new SingleValueWidget({
       title: 'Waiting now',
       metrics: [
         props.dlq.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' }),
         props.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest event (s)' }),
+        app('PendingApprovals', 'Maximum'),
         app('PushFailures'),
       ],
       width: 12,

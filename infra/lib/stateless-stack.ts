@@ -163,7 +163,14 @@ export class StatelessStack extends Stack {
       publishers: [api, apiStream, worker],
       throttle: { rateLimit: d.API_RATE_LIMIT, burstLimit: d.API_BURST_LIMIT },
     });
-    this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker, liveSocket };
+    // The alarm topic's push to admins: reads the subscriptions partition and removes dead devices, nothing else.
+    const alarmPush = make(
+      'AlarmPush',
+      'functions/alarm-push.ts',
+      { secrets: ['alarm'], table: ['dynamodb:Query', 'dynamodb:DeleteItem'] },
+      { timeout: Duration.seconds(30), reservedConcurrentExecutions: 1 },
+    );
+    this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker, liveSocket, alarmPush };
     for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);
     // The worker sets and clears card timers; the API sets a retried card's expiry.
@@ -223,6 +230,7 @@ export class StatelessStack extends Stack {
       queue: props.queue,
       dlq: props.dlq,
       api: this.api,
+      alarmPush: alarmPush.fn,
       ...(d.ALARM_EMAIL ? { alarmEmail: d.ALARM_EMAIL } : {}),
     });
     new CfnOutput(this, 'AppUrl', {

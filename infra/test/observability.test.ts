@@ -1,6 +1,6 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { COUNT_METRICS, DURATION_METRICS } from '../../shared/src/ports/metrics';
+import { COST_METRICS, COUNT_METRICS, DURATION_METRICS, GAUGE_METRICS } from '../../shared/src/ports/metrics';
 import { buildApp } from '../lib/app';
 import { parseDeployment } from '../lib/deployment';
 
@@ -52,11 +52,38 @@ describe('alarms notify someone', () => {
     });
   });
 
-  test('no e-mail configured → the topic still exists (alarms still act), with no subscription', () => {
+  test('no e-mail configured → the topic still exists (alarms still act) and still pushes to admins', () => {
     const dev = buildApp({ deployment: parseDeployment({}), bundle: false });
     const d = Template.fromStack(dev.stateless);
     d.resourceCountIs('AWS::SNS::Topic', 1);
-    d.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(
+      Object.keys(d.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })),
+    ).toEqual([]);
+    d.resourceCountIs('AWS::SNS::Subscription', 1);
+  });
+
+  test('the admins get a push: the alarm-push function is subscribed to the topic, and SNS may invoke it', () => {
+    const topicRef = { Ref: Object.keys(t.findResources('AWS::SNS::Topic'))[0] };
+    const fnId = Object.keys(t.findResources('AWS::Lambda::Function')).find((id) =>
+      id.startsWith('AlarmPushFn'),
+    );
+    expect(fnId).toBeDefined();
+    t.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: topicRef,
+      Endpoint: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+    t.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'sns.amazonaws.com',
+      SourceArn: topicRef,
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+  });
+
+  test('alarms have readable names (the title of the e-mail and of the push)', () => {
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'Switchboard-staging-DlqNotEmpty' });
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'Switchboard-staging-Errors-worker' });
   });
 });
 
@@ -77,7 +104,12 @@ describe('metrics and dashboard', () => {
     const named = new Set(
       [...body.matchAll(/\\"Switchboard\/staging\\",\\"([A-Za-z]+)\\"/g)].map((m) => m[1]),
     );
-    const written = new Set<string>([...COUNT_METRICS, ...DURATION_METRICS]);
+    const written = new Set<string>([
+      ...COUNT_METRICS,
+      ...DURATION_METRICS,
+      ...COST_METRICS,
+      ...GAUGE_METRICS,
+    ]);
     expect([...named].filter((n) => !written.has(n as string))).toEqual([]);
     for (const n of [
       'EventsProcessed',
@@ -85,7 +117,13 @@ describe('metrics and dashboard', () => {
       'CardsCreated',
       'CardsApproved',
       'RunsFailed',
+      'RunDuration',
       'ModelLatency',
+      'ModelInputTokens',
+      'RunCostMicroUsd',
+      'PendingApprovals',
+      'PushFailures',
+      'EventsReceived',
     ])
       expect(named).toContain(n);
     expect(body).toContain('AWS/Lambda');

@@ -71,7 +71,8 @@ describe('stateless stack', () => {
     const fns = stateless.findResources('AWS::Lambda::Function', {
       Properties: { Environment: { Variables: { STAGE: 'aws' } } },
     });
-    expect(Object.keys(fns).length).toBe(7);
+    // api, api-stream, two webhooks, email poll, worker, live socket, alarm push.
+    expect(Object.keys(fns).length).toBe(8);
     for (const f of Object.values(fns)) {
       expect(f.Properties.Runtime).toBe('nodejs24.x');
       expect(f.Properties.Architectures).toEqual(['arm64']);
@@ -104,6 +105,19 @@ describe('stateless stack', () => {
     ]) {
       stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
     }
+  });
+
+  test('API integrations use payload 2.0, so a base64 body (a photo from /api/media/:id) is decoded', () => {
+    // HTTP APIs have no binaryMediaTypes (that is REST APIs): with payload 2.0 API Gateway decodes a Lambda
+    // response whose isBase64Encoded is true, which hono's adapter sets for image types.
+    const http = Object.keys(
+      stateless.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }),
+    );
+    const integrations = Object.values(stateless.findResources('AWS::ApiGatewayV2::Integration')).filter(
+      (i) => http.includes(i.Properties.ApiId?.Ref),
+    );
+    expect(integrations.length).toBeGreaterThanOrEqual(3);
+    for (const i of integrations) expect(i.Properties.PayloadFormatVersion).toBe('2.0');
   });
 
   test('email polls on schedules: general every 15 minutes, leads every 5', () => {
@@ -196,6 +210,8 @@ describe('the edge (CloudFront) of a deployment without a custom domain', () => 
     });
     // The CSP joins in the live socket's host (a token until deploy), so it is checked as text.
     expect(cspOf(stateless)).toContain("frame-ancestors 'none'");
+    // Message photos are shown as blob URLs of the token-fetched /api/media/:id (issue 20).
+    expect(cspOf(stateless)).toContain("img-src 'self' data: blob: https://img.clerk.com");
     const config = distribution();
     for (const b of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
       expect(b.ResponseHeadersPolicyId).toBeDefined();
@@ -274,7 +290,8 @@ describe('the edge (CloudFront) of a deployment without a custom domain', () => 
     const reserved = Object.values(stateless.findResources('AWS::Lambda::Function'))
       .map((f) => f.Properties.ReservedConcurrentExecutions)
       .filter((n) => n !== undefined);
-    expect(reserved.sort()).toEqual([10, 10, 5, 5, 5]);
+    // API, live socket 10; chat, webhooks 5; the alarm push 1 (one alarm at a time is plenty).
+    expect(reserved.sort()).toEqual([1, 10, 10, 5, 5, 5]);
     stateless.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       ScalingConfig: { MaximumConcurrency: 5 },
     });
@@ -473,13 +490,15 @@ describe('least privilege', () => {
         policiesOf(fnId)
           .filter((s) => actions(s).includes('secretsmanager:GetSecretValue'))
           .flatMap((s) =>
-            [...JSON.stringify(s.Resource).matchAll(/Secrets(ingress|worker|api|paging)/g)].map((m) => m[1]),
+            [...JSON.stringify(s.Resource).matchAll(/Secrets(ingress|worker|api|paging|alarm)/g)].map(
+              (m) => m[1],
+            ),
           ),
       ),
     ].sort();
 
   test('one secret per group in the stateful stack, kept on delete', () => {
-    for (const group of ['ingress', 'worker', 'api', 'paging']) {
+    for (const group of ['ingress', 'worker', 'api', 'paging', 'alarm']) {
       stateful.hasResource('AWS::SecretsManager::Secret', {
         Properties: Match.objectLike({ Name: `Switchboard-dev/${group}` }),
         DeletionPolicy: 'Retain',
@@ -495,6 +514,7 @@ describe('least privilege', () => {
     ['EmailPoll', ['worker']],
     ['AgentWorker', ['paging', 'worker']],
     ['LiveSocket', ['api']],
+    ['AlarmPush', ['alarm']],
   ])('%s may read only its own group secrets', (fnId, groups) => {
     expect(secretGroupsOf(fnId)).toEqual(groups);
   });
@@ -511,5 +531,10 @@ describe('least privilege', () => {
       expect(fnActions).toContain('dynamodb:PutItem');
       expect(fnActions).not.toContain('dynamodb:BatchWriteItem');
     }
+    // The alarm push lists the subscriptions partition and removes devices the push service says are gone.
+    const alarmPush = policiesOf('AlarmPush')
+      .flatMap(actions)
+      .filter((a) => a.startsWith('dynamodb:'));
+    expect([...new Set(alarmPush)].sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
   });
 });

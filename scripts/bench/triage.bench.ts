@@ -55,7 +55,7 @@ function coldMs(file: string): number {
 
 function printFigures(name: string, e: Evaluation) {
   console.log(
-    `  ${name.padEnd(26)} accuracy ${pct(e.accuracy).toFixed(1)}%  emergency recall ${pct(e.emergencyRecall).toFixed(1)}%  precision ${pct(e.emergencyPrecision).toFixed(1)}%`,
+    `  ${name.padEnd(30)} accuracy ${pct(e.accuracy).toFixed(1)}%  emergency recall ${pct(e.emergencyRecall).toFixed(1)}%  precision ${pct(e.emergencyPrecision).toFixed(1)}%`,
   );
 }
 
@@ -91,10 +91,16 @@ export async function run(): Promise<BenchRow[]> {
     return r.triageClass;
   });
   const modelOnly = await evaluate(heldApart, async (t) => (await classifier.classify(t, [])).modelClass);
+  const noBackstop = createTriageClassifier(undefined, { backstop: false });
+  const floorOnly = await evaluate(
+    heldApart,
+    async (t) => (await noBackstop.classify(t, keywords)).triageClass,
+  );
   const baseline = await evaluate(heldApart, keywordBaseline(keywords));
 
   console.log(`  held-apart split: ${heldApart.length} examples (trained on ${training.length})`);
-  printFigures('classifier + keyword floor', shipped);
+  printFigures('shipped (model+floor+backstop)', shipped);
+  printFigures('model + keyword floor', floorOnly);
   printFigures('model alone', modelOnly);
   printFigures('baseline (keyword rules)', baseline);
   console.log(

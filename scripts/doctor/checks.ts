@@ -8,6 +8,7 @@ import { createClerkClient } from '@clerk/backend';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { googleGroupGates } from '../../shared/src/adapters/google/tool-groups';
+import { quoRateLimiter } from '../../shared/src/adapters/openphone-http';
 import {
   type Config,
   DEFAULT_ANTHROPIC_HELPER_MODEL,
@@ -185,8 +186,20 @@ export async function checkClickUp({ config: c, fetch: f = fetch }: CheckContext
 export async function checkQuo({ config: c, fetch: f = fetch }: CheckContext): Promise<Row[]> {
   if (!c.OPENPHONE_API_KEY) return [row('Quo', 'skip', 'not configured')];
   const base = c.OPENPHONE_API_BASE.replace(/\/+$/, '');
-  const get = (path: string) =>
-    f(`${base}${path}`, { headers: { authorization: c.OPENPHONE_API_KEY ?? '' } });
+  // Quo answers 429 past 10 requests a second per key; the doctor waits its turn like the agent does.
+  const limiter = quoRateLimiter(base, c.OPENPHONE_API_KEY);
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    // Another process on the same key can still spend the second's budget: a 429 is retried once the next
+    // second opens ("until the next second's budget opens up"; Quo documents no Retry-After).
+    for (let attempt = 0; ; attempt++) {
+      await limiter.acquire();
+      const res = await f(`${base}${path}`, {
+        headers: { authorization: c.OPENPHONE_API_KEY ?? '', ...headers },
+      });
+      if (res.status !== 429 || attempt === 2) return res;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
   try {
     const numbers = await get('/v1/phone-numbers');
     if (numbers.status === 401)
@@ -194,43 +207,138 @@ export async function checkQuo({ config: c, fetch: f = fetch }: CheckContext): P
     const rows = [
       row('Quo API key', numbers.ok ? 'ok' : 'fail', `GET /v1/phone-numbers → ${numbers.status}`),
     ];
-    const hooks = await get('/v1/webhooks');
-    if (!hooks.ok) {
-      rows.push(
-        row(
-          'Quo webhook',
-          'warn',
-          `could not list webhooks (GET /v1/webhooks → ${hooks.status})`,
-          'check in Quo that message.received points at our URL',
-        ),
-      );
-      return rows;
-    }
+    const line = numbers.ok ? lineOf(await numbers.json(), c.OPENPHONE_SHARED_NUMBER) : undefined;
     const url = `${c.PUBLIC_BASE_URL.replace(/\/+$/, '')}/webhooks/openphone`;
-    // listWebhooks_v1 lists the workspace's legacy webhooks (signed `openphone-signature`); its objects carry
-    // no API version. A 2026-03-30 webhook is managed under GET /webhooks instead (not read here).
-    const list =
-      ((await hooks.json()) as { data?: Array<{ url?: string; events?: string[]; status?: string }> }).data ??
-      [];
-    const ours = list.find((h) => h.url === url && (h.events ?? []).includes('message.received'));
-    rows.push(quoWebhookRow(ours, url));
+    const lists = await listQuoWebhooks(get);
+    rows.push(quoWebhookRow(lists, { url, line, secret: c.OPENPHONE_WEBHOOK_SECRET }));
     return rows;
   } catch (e) {
     return [row('Quo', 'fail', `unreachable: ${errText(e)}`, 'check OPENPHONE_API_BASE and network access')];
   }
 }
 
-function quoWebhookRow(ours: { status?: string } | undefined, url: string): Row {
-  if (!ours)
+/** The webhook Switchboard reads 2026-03-30 bodies of (openphone-payloads.ts parses this version only). */
+export const QUO_WEBHOOK_VERSION = '2026-03-30';
+
+interface QuoHook {
+  generation: 'legacy' | typeof QUO_WEBHOOK_VERSION;
+  id?: string;
+  url?: string;
+  events?: string[];
+  status?: string;
+  resourceIds?: string[];
+  apiVersion?: string;
+}
+type HookList = { ok: true; hooks: QuoHook[] } | { ok: false; status: number };
+
+/**
+ * Both webhook generations, which Quo lists separately: legacy ones under `GET /v1/webhooks`
+ * (listWebhooks_v1, signed `openphone-signature`, no version field) and 2026-03-30 ones under `GET /webhooks`
+ * with the version header (signed `webhook-signature`, each pinned to the `apiVersion` it was created with).
+ */
+async function listQuoWebhooks(get: (path: string, headers?: Record<string, string>) => Promise<Response>) {
+  const read = async (res: Response, generation: QuoHook['generation']): Promise<HookList> => {
+    if (!res.ok) return { ok: false, status: res.status };
+    const data = ((await res.json()) as { data?: Omit<QuoHook, 'generation'>[] }).data ?? [];
+    return { ok: true, hooks: data.map((h) => ({ ...h, generation })) };
+  };
+  const [legacy, dated] = await Promise.all([
+    get('/v1/webhooks').then((r) => read(r, 'legacy')),
+    get('/webhooks', { 'x-quo-api-version': QUO_WEBHOOK_VERSION }).then((r) => read(r, QUO_WEBHOOK_VERSION)),
+  ]);
+  return { legacy, dated };
+}
+
+/** Our line's phone-number id (`PN…`), to check a webhook's resourceIds filter; undefined when unknown. */
+function lineOf(body: unknown, number: string | undefined): { id: string; number: string } | undefined {
+  if (!number) return undefined;
+  const lines = (body as { data?: Array<{ id?: string; number?: string }> }).data ?? [];
+  const found = lines.find((l) => l.number === number);
+  return found?.id ? { id: found.id, number } : undefined;
+}
+
+const describeHook = (h: QuoHook) =>
+  h.generation === 'legacy'
+    ? 'legacy webhook, openphone-signature'
+    : `${h.apiVersion ?? 'unknown-version'} webhook, webhook-signature`;
+
+function quoWebhookRow(
+  lists: { legacy: HookList; dated: HookList },
+  ctx: { url: string; line?: { id: string; number: string }; secret?: string },
+): Row {
+  const { url } = ctx;
+  if (!lists.legacy.ok && !lists.dated.ok)
+    return row(
+      'Quo webhook',
+      'warn',
+      `could not list webhooks (GET /v1/webhooks → ${lists.legacy.status}, GET /webhooks → ${lists.dated.status})`,
+      'check in Quo that message.received points at our URL',
+    );
+  const all = [...(lists.legacy.ok ? lists.legacy.hooks : []), ...(lists.dated.ok ? lists.dated.hooks : [])];
+  const ours = all.filter((h) => h.url === url && (h.events ?? []).includes('message.received'));
+  const enabled = ours.filter((h) => h.status === undefined || h.status === 'enabled');
+  if (ours.length === 0) return noQuoWebhookRow(url);
+  if (enabled.length === 0) {
+    const off = ours[0] as QuoHook;
+    const fix =
+      off.generation === 'legacy'
+        ? 'enable it in Quo'
+        : `enable it: PATCH /webhooks/${off.id} {"status":"enabled"} with x-quo-api-version: ${QUO_WEBHOOK_VERSION}`;
     return row(
       'Quo webhook',
       'fail',
-      `no legacy message.received webhook points at ${url}`,
-      `create one in Quo for message.received → ${url} (a 2026-03-30 webhook made with POST /webhooks is not listed here: check it with GET /webhooks)`,
+      `message.received → ${url} is ${off.status} (${describeHook(off)})`,
+      fix,
     );
-  if (ours.status && ours.status !== 'enabled')
-    return row('Quo webhook', 'fail', `message.received → ${url} is ${ours.status}`, 'enable it in Quo');
-  return row('Quo webhook', 'ok', `message.received → ${url} (legacy webhook, openphone-signature)`);
+  }
+  if (enabled.length > 1)
+    return row(
+      'Quo webhook',
+      'warn',
+      `${enabled.length} webhooks send message.received to ${url} (${enabled.map(describeHook).join('; ')}): each text arrives ${enabled.length} times, and only the one whose key is OPENPHONE_WEBHOOK_SECRET verifies — Quo retries the others' 401s for ~27 h`,
+      'keep one: delete or disable the others',
+    );
+  return oneQuoWebhookRow(enabled[0] as QuoHook, ctx);
+}
+
+function noQuoWebhookRow(url: string): Row {
+  return row(
+    'Quo webhook',
+    'fail',
+    `no message.received webhook points at ${url} (neither GET /v1/webhooks nor GET /webhooks lists one)`,
+    `create one: POST /webhooks with x-quo-api-version: ${QUO_WEBHOOK_VERSION}, {"url":"${url}","events":["message.received","message.delivered"]}, and put its whsec_ key in OPENPHONE_WEBHOOK_SECRET (or create one in Quo for message.received → ${url})`,
+  );
+}
+
+/** The one enabled webhook: a version we parse, a filter that lets our line through, a key that can match. */
+function oneQuoWebhookRow(
+  hook: QuoHook,
+  ctx: { url: string; line?: { id: string; number: string }; secret?: string },
+): Row {
+  const where = `message.received → ${ctx.url}`;
+  if (hook.generation !== 'legacy' && hook.apiVersion !== QUO_WEBHOOK_VERSION)
+    return row(
+      'Quo webhook',
+      'fail',
+      `${where} is pinned to API version ${hook.apiVersion}; Switchboard reads ${QUO_WEBHOOK_VERSION} bodies`,
+      `create a webhook with x-quo-api-version: ${QUO_WEBHOOK_VERSION} (a webhook's version never changes), update OPENPHONE_WEBHOOK_SECRET, then delete ${hook.id}`,
+    );
+  const ids = hook.resourceIds ?? [];
+  if (ctx.line && ids.length > 0 && !ids.includes('*') && !ids.includes(ctx.line.id))
+    return row(
+      'Quo webhook',
+      'fail',
+      `${where} is limited to ${ids.join(', ')}, not our line ${ctx.line.number} (${ctx.line.id})`,
+      `add ${ctx.line.id} to the webhook's resourceIds (or use ["*"])`,
+    );
+  if (hook.generation !== 'legacy' && ctx.secret && !ctx.secret.trim().startsWith('whsec_'))
+    return row(
+      'Quo webhook',
+      'warn',
+      `${where} (${describeHook(hook)}), but OPENPHONE_WEBHOOK_SECRET has no whsec_ prefix: a ${QUO_WEBHOOK_VERSION} webhook's key always has one`,
+      'set OPENPHONE_WEBHOOK_SECRET to the key POST /webhooks (or POST /webhooks/:id/rotate) returned',
+    );
+  return row('Quo webhook', 'ok', `${where} (${describeHook(hook)})`);
 }
 
 export async function checkTwilio({ config: c, fetch: f = fetch }: CheckContext): Promise<Row[]> {

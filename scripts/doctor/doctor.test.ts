@@ -151,6 +151,34 @@ describe('each failing state is detected with its fix', () => {
     expect(find(await run({ TWILIO_AUTH_TOKEN: 'wrong' }), /Twilio/)[0]).toMatchObject({ result: 'fail' });
   });
 
+  test('a 2026-03-30 webhook with a legacy (bare base64) secret: amber, with the key to use', async () => {
+    openphone.state.webhooks = [];
+    openphone.state.datedWebhooks = [
+      {
+        id: '123',
+        orgId: 'OR123',
+        label: null,
+        status: 'enabled',
+        url: 'https://switchboard.example/webhooks/openphone',
+        createdAt: '2026-04-13T12:00:00.000Z',
+        updatedAt: '2026-04-13T12:00:00.000Z',
+        events: ['message.received'],
+        resourceIds: ['*'],
+        apiVersion: '2026-03-30',
+      },
+    ];
+    try {
+      const [quo] = find(await run({ OPENPHONE_WEBHOOK_SECRET: 'c2VjcmV0' }), /Quo webhook/);
+      expect(quo).toMatchObject({ result: 'warn' });
+      expect(quo?.detail).toContain('OPENPHONE_WEBHOOK_SECRET has no whsec_ prefix');
+      const [good] = find(await run({ OPENPHONE_WEBHOOK_SECRET: 'whsec_c2VjcmV0' }), /Quo webhook/);
+      expect(good).toMatchObject({ result: 'ok' });
+    } finally {
+      openphone.state.webhooks = undefined;
+      openphone.state.datedWebhooks = [];
+    }
+  });
+
   test('a VAPID pair that does not match', async () => {
     const other = webpush.generateVAPIDKeys();
     expect(find(await run({ VAPID_PUBLIC_KEY: other.publicKey }), /VAPID/)[0]).toMatchObject({

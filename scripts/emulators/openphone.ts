@@ -171,6 +171,28 @@ export interface OpenPhoneEmulatorState {
    * another URL).
    */
   webhooks?: EmulatedWebhook[];
+  /**
+   * The workspace's 2026-03-30 (beta) webhooks as `GET /webhooks` lists them: a separate set that the legacy
+   * list never shows (and vice versa). Empty by default: the local stack registers a legacy webhook.
+   */
+  datedWebhooks: EmulatedDatedWebhook[];
+}
+
+/**
+ * A webhook created with `POST /webhooks` and the version header, as `GET /webhooks` lists it
+ * (test/contracts/vendor/quo/api/webhooks.list.2026-03-30.json): its pinned `apiVersion`, and no `key`.
+ */
+export interface EmulatedDatedWebhook {
+  id: string;
+  orgId: string;
+  label: string | null;
+  status: 'enabled' | 'disabled';
+  url: string;
+  createdAt: string;
+  updatedAt: string;
+  events: string[];
+  resourceIds: string[];
+  apiVersion: string;
 }
 
 /** A legacy (v1) webhook, shaped as Quo's `listWebhooks_v1` documents it (test/contracts/vendor/quo/api). */
@@ -266,6 +288,7 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
   let baseUrl = '';
   const state: OpenPhoneEmulatorState = {
     ...restore(seedData(options.seed ?? 'demo', now()), options.dataDir),
+    datedWebhooks: [],
     failNext(path, status, opts = {}) {
       scripted.push({
         path,
@@ -375,6 +398,9 @@ export async function startOpenPhoneEmulator(options: OpenPhoneEmulatorOptions):
         },
       ]);
     }
+    // "Returns all webhooks created through the beta webhook endpoints for the workspace. Not paginated."
+    if (method === 'GET' && url.pathname === '/webhooks')
+      return { status: 200, body: { data: state.datedWebhooks } };
     if (method === 'GET' && url.pathname === '/messages') {
       const listed = listMessages2026(state.messages, url.searchParams);
       if (!listed.ok) {
@@ -1063,7 +1089,7 @@ function withIds(list: Array<{ name: string; value: string | null }> | undefined
   return (list ?? []).map((i) => ({ id: randomBytes(6).toString('hex'), name: i.name, value: i.value }));
 }
 
-type SeedData = Omit<OpenPhoneEmulatorState, 'failNext' | 'respondNext' | 'clearScripted'>;
+type SeedData = Omit<OpenPhoneEmulatorState, 'failNext' | 'respondNext' | 'clearScripted' | 'datedWebhooks'>;
 
 function seedData(seed: 'demo' | 'empty', at: Date): SeedData {
   const iso = (minutesAgo: number) => new Date(at.getTime() - minutesAgo * 60_000).toISOString();

@@ -75,6 +75,53 @@ describe('Quo GET /v1/webhooks', () => {
   });
 });
 
+/** The 2026-03-30 list's item, as the reference's example shows it: a pinned apiVersion and no `key`. */
+const quoDatedWebhook = z.strictObject({
+  id: z.string().min(1),
+  orgId: z.string().regex(/^OR/),
+  label: z.string().nullable(),
+  status: z.enum(['enabled', 'disabled']),
+  url: z.url(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  events: z.array(z.string()),
+  resourceIds: z.array(z.string()),
+  apiVersion: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
+const quoDatedList = z.strictObject({ data: z.array(quoDatedWebhook) });
+
+describe('Quo GET /webhooks (2026-03-30)', () => {
+  let op: OpenPhoneEmulator;
+  beforeAll(async () => {
+    op = await startOpenPhoneEmulator({
+      apiKey: 'key',
+      webhookUrl: 'https://app.example/webhooks/openphone',
+    });
+  });
+  afterAll(() => op?.stop());
+  const list = (headers: Record<string, string> = { 'x-quo-api-version': '2026-03-30' }) =>
+    fetch(`${op.url}/webhooks`, { headers: { authorization: 'key', ...headers } });
+
+  test('the documented example parses; the emulator lists only the beta webhooks, never the legacy one', async () => {
+    const doc = quoDatedList.parse(vendor('quo/api/webhooks.list.2026-03-30.json'));
+    expect(quoDatedList.parse(await (await list()).json()).data).toEqual([]);
+    op.state.datedWebhooks = doc.data.map((w) => ({ ...w }));
+    try {
+      expect(quoDatedList.parse(await (await list()).json())).toEqual(doc);
+    } finally {
+      op.state.datedWebhooks = [];
+    }
+  });
+
+  test('refuses what Quo refuses: no version header (400), a Bearer key (401)', async () => {
+    expect((await list({})).status).toBe(400);
+    const bearer = await fetch(`${op.url}/webhooks`, {
+      headers: { authorization: 'Bearer key', 'x-quo-api-version': '2026-03-30' },
+    });
+    expect(bearer.status).toBe(401);
+  });
+});
+
 describe('Twilio IncomingPhoneNumbers.json', () => {
   let tw: TwilioEmulator;
   const sid = `AC${'0'.repeat(32)}`;

@@ -11,10 +11,11 @@ import { TRIAGE_TRAIN_OPTIONS, trainTriageModel } from '../../shared/src/domain/
  * until the bench measures it. Folds are fixed by a hash of each text (salted apart from the split's).
  * `--misses` lists the training examples the folds got wrong, to see what the corpus lacks.
  */
-const FOLDS = 5;
+const FOLDS = Number(process.env.FOLDS ?? 5);
 const keywords = parseConfig({ TABLE_NAME: 'cv', EVENTS_QUEUE_URL: 'http://127.0.0.1/cv' }).URGENT_KEYWORDS;
 const args = process.argv.slice(2);
 const options = { ...TRIAGE_TRAIN_OPTIONS, ...JSON.parse(args.find((a) => a.startsWith('{')) ?? '{}') };
+const threshold = Number(process.env.THRESHOLD ?? EMERGENCY_THRESHOLD);
 const foldOf = (e: Example) => createHash('sha256').update(`cv:${e.text}`).digest().readUInt8(0) % FOLDS;
 
 const { training } = splitCorpus(loadCorpus());
@@ -28,6 +29,7 @@ for (let fold = 0; fold < FOLDS; fold += 1) {
       training.filter((e) => foldOf(e) !== fold),
       options,
     ),
+    { emergencyThreshold: threshold },
   );
   for (const e of training.filter((x) => foldOf(x) === fold)) {
     predicted.set(e.text, await classifier.classify(e.text, keywords));
@@ -35,7 +37,7 @@ for (let fold = 0; fold < FOLDS; fold += 1) {
 }
 const r = await evaluate(training, (t) => predicted.get(t)?.triageClass ?? 'other');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-console.log(`settings ${JSON.stringify(options)}, emergency threshold ${EMERGENCY_THRESHOLD}`);
+console.log(`settings ${JSON.stringify(options)}, emergency threshold ${threshold}`);
 console.log(
   `${FOLDS}-fold cross-validation on ${r.n} training examples: accuracy ${pct(r.accuracy)}, emergency recall ${pct(r.emergencyRecall)}, precision ${pct(r.emergencyPrecision)}`,
 );

@@ -20,6 +20,8 @@ export const SECRET_GROUPS = {
   api: ['CLERK_JWT_KEY', 'CLERK_SECRET_KEY', 'VAPID_PRIVATE_KEY', 'MEMORY_GIT_TOKEN', 'OPENPHONE_API_KEY'],
   /** Paging the on-call person by SMS/voice. */
   paging: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'],
+  /** The alarm push (SNS → admins' devices): only the VAPID key that signs pushes. */
+  alarm: ['VAPID_PRIVATE_KEY'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SecretGroup = keyof typeof SECRET_GROUPS;

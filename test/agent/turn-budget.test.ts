@@ -1,3 +1,4 @@
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { lastToolResults, type MessagesRequest, turn } from '../../scripts/emulators/anthropic';
 import type { Core } from '../../shared/src/composition/core';
@@ -32,20 +33,23 @@ afterAll(async () => {
 
 /** Counts the requests sent while `on` is set, by command, for the failure message. */
 function counter(core: Core) {
-  const c = { on: false, commands: [] as string[] };
+  const c = { on: false, commands: [] as string[], returned: 0 };
   core.dynamo.doc.middlewareStack.add(
     (next, context) => async (args) => {
       if (c.on) c.commands.push(String(context.commandName).replace(/Command$/, ''));
-      return next(args);
+      const res = await next(args);
+      if (c.on) c.returned += (res.output as { Items?: unknown[] }).Items?.length ?? 0;
+      return res;
     },
     { step: 'initialize', name: 'budgetCounter' },
   );
   return {
-    async measure<T>(f: () => Promise<T>): Promise<{ out: T; commands: string[] }> {
+    async measure<T>(f: () => Promise<T>): Promise<{ out: T; commands: string[]; returned: number }> {
       c.commands = [];
+      c.returned = 0;
       c.on = true;
       try {
-        return { out: await f(), commands: [...c.commands] };
+        return { out: await f(), commands: [...c.commands], returned: c.returned };
       } finally {
         c.on = false;
       }
@@ -104,6 +108,83 @@ test('the rules-mode triage turn (inbound text → drafted card) makes at most 6
         await world.core.conversations.setInboxFields(latest.id, { status: 'done' });
       else expect(latest?.status).toBeUndefined();
     }
+  } finally {
+    await world.stop();
+  }
+});
+
+/**
+ * A conversation that has run many turns: every item of its partition but the live ones (META, INTENT, the
+ * waiting card and its run) is copied `turns` times under older keys, as closed history — finished runs and
+ * their steps, superseded cards, messages, audit entries.
+ */
+async function ageConversation(core: Core, conversationId: string, turns: number) {
+  const pk = `CONV#${conversationId}`;
+  const { Items = [] } = await core.dynamo.doc.send(
+    new QueryCommand({
+      TableName: core.config.TABLE_NAME,
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': pk },
+    }),
+  );
+  const past = (i: number) =>
+    `2020-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`;
+  const copies: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < turns; i++) {
+    for (const item of Items) {
+      const sk = String(item.sk);
+      const kind = sk.split('#')[0];
+      const run = `run_old${i}`;
+      if (kind === 'RUN') copies.push({ ...item, sk: `RUN#${run}`, id: run, status: 'completed' });
+      else if (kind === 'STEP')
+        copies.push({ ...item, sk: `STEP#${run}#${sk.split('#').pop()}`, runId: run });
+      else if (kind === 'ACTION')
+        copies.push({
+          ...item,
+          sk: `ACTION#act_old${i}_1`,
+          id: `act_old${i}_1`,
+          runId: run,
+          status: 'SUPERSEDED',
+        });
+      else if (kind === 'MSG' || kind === 'AUDIT')
+        copies.push({
+          ...item,
+          sk: `${kind}#${past(i)}#old${i}_${sk.slice(-8)}`,
+          createdAt: past(i),
+          at: past(i),
+        });
+    }
+  }
+  for (let i = 0; i < copies.length; i += 25) {
+    const RequestItems = {
+      [core.config.TABLE_NAME]: copies.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+    };
+    await core.dynamo.doc.send(new BatchWriteCommand({ RequestItems }));
+  }
+  return copies.length;
+}
+
+test('a long conversation (hundreds of closed turns) still costs at most 6 requests, reading only its live records', async () => {
+  const world = await createWorld(servers);
+  try {
+    const count = counter(world.core);
+    servers.clock.advance(10 * 60_000);
+    await runEventGroup(world.deps, [smsEvent(MARIA, 'The sink is leaking', servers.clock())]);
+    const conv = await world.conversationFor(`sms:${MARIA}`);
+    if (!conv) throw new Error('no conversation');
+    const copied = await ageConversation(world.core, conv.id, 300);
+    expect(copied).toBeGreaterThan(2_000);
+    servers.clock.advance(10 * 60_000);
+    const event = smsEvent(MARIA, 'The sink is still leaking', servers.clock());
+    const { out, commands, returned } = await count.measure(() => runEventGroup(world.deps, [event]));
+    expect(out.outcome).toMatch(/^awaiting approval/);
+    expect(commands.length, commands.join(', ')).toBeLessThanOrEqual(BUDGET);
+    // What the turn read back: META, the waiting card and its run, the policy facts — not 300 turns of history.
+    expect(returned).toBeLessThan(40);
+    // Behaviour is the same: the first draft was withdrawn by the newer text, and one card waits.
+    const cards = await world.actionsFor(`sms:${MARIA}`);
+    const live = cards.filter((a) => !a.id.startsWith('act_old'));
+    expect(live.map((a) => a.status).sort()).toEqual(['PENDING', 'SUPERSEDED']);
   } finally {
     await world.stop();
   }

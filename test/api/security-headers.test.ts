@@ -110,6 +110,8 @@ describe('PWA (local server)', () => {
     expect(dir('connect-src')).toContain('https://clerk.oakproperties.example');
     expect(dir('connect-src')).toContain('https://*.protect.clerk.com:*');
     expect(dir('img-src')).toContain('https://img.clerk.com');
+    // Message photos are blob URLs of /api/media/:id (fetched with the token); no other outside image host.
+    expect(dir('img-src')).toBe("img-src 'self' data: blob: https://img.clerk.com");
     expect(dir('worker-src')).toBe("worker-src 'self' blob:");
     expect(dir('style-src')).toContain("'unsafe-inline'");
     expect(dir('frame-src')).toContain('https://challenges.cloudflare.com');

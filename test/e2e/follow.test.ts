@@ -1,4 +1,6 @@
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mediaIdFor } from '../../shared/src/domain/media';
 import { newId } from '../../shared/src/ids';
 import { seedPendingAction } from '../api/seed';
 import { DESKTOP, type E2E, PHONE, startE2E } from './support';
@@ -6,8 +8,8 @@ import { DESKTOP, type E2E, PHONE, startE2E } from './support';
 /**
  * The follow issue's scheduled checks in a real Chromium on the local stack: the conversation lists them
  * (when, only if) with Cancel, and the schedule_followup card shows the same facts the approval binds.
- * (The photo thumbnail is not here yet: through the local gateway the proxied image arrived with an empty
- * body — see the issue note.)
+ * A photo text goes the whole real way (emulator webhook → worker → conversation and card → the media proxy
+ * through the gateway → a blob URL the PWA's CSP must allow in img-src) and is checked as a decoded image.
  */
 let e: E2E;
 beforeAll(async () => {
@@ -107,5 +109,105 @@ test('a scheduled check is listed with when and only-if, its card shows the same
   const desk = await openAs(`/chat?id=${conversationId}`, DESKTOP);
   await desk.page.locator('section.followups').waitFor();
   await e.shot(desk.page, 'follow-scheduled-desktop');
+  await desk.context.close();
+}, 120_000);
+
+/** A real, visible PNG (a blue-to-teal gradient) so the screenshot shows a photo, not a 1-pixel dot. */
+function gradientPng(w = 160, h = 120): Buffer {
+  const crc = (buf: Buffer) => {
+    let c = ~0;
+    for (const b of buf) {
+      c ^= b;
+      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    return ~c >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      rows.set([40, 90 + (y * 100) / h, 160 + (x * 80) / w], y * (w * 3 + 1) + 1 + x * 3);
+  const sig = Buffer.from('89504e470d0a1a0a', 'hex');
+  return Buffer.concat([
+    sig,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+test('a photo text shows its thumbnail in the conversation and on the card, decoded, through the gateway', async () => {
+  const png = gradientPng();
+  const sent = await e.stack.emulators!.openphone.fireIncomingMessage({
+    from: '+14155550111',
+    text: 'The ceiling under the bathroom is stained, photo attached',
+    scheme: 'standard',
+    media: [{ type: 'image/png', bytes: png }],
+  });
+  const mediaId = mediaIdFor(`sms_${sent.eventId}`, 0);
+  let conversationId = '';
+  for (let i = 0; i < 300 && !conversationId; i++) {
+    conversationId = (await e.core.media.get(mediaId))?.conversationId ?? '';
+    if (!conversationId) await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(conversationId).not.toBe('');
+
+  for (const [viewport, name] of [
+    [PHONE, 'phone'],
+    [{ width: 1440, height: 900 }, 'desktop'],
+  ] as const) {
+    const { page, context, errors } = await openAs(`/chat?id=${conversationId}`, viewport);
+    const thumb = page.locator('.timeline img.media-thumb').first();
+    await thumb.waitFor({ timeout: 30_000 });
+    // A blob the CSP blocks, or a 0-byte body, leaves an <img> with naturalWidth 0: the bug this guards.
+    await expect
+      .poll(() => thumb.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : -1)), {
+        timeout: 15_000,
+      })
+      .toBe(160);
+    const onCard = page.locator('article[data-action-id] img.media-thumb').first();
+    await onCard.waitFor({ timeout: 30_000 });
+    await expect.poll(() => onCard.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    await thumb.scrollIntoViewIfNeeded();
+    await e.shot(page, `follow-photo-${name}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+}, 180_000);
+
+test('Settings → Preferences: a person sets zone, signature, event length, digest hour and properties', async () => {
+  const { page, context, errors } = await openAs('/settings', PHONE);
+  const form = page.locator('form.prefs-form');
+  await form.waitFor();
+  await page.getByLabel(/Time zone/).fill('America/Chicago');
+  await page.getByLabel('Signature on drafts you approve').fill('– Sam, Oak Properties');
+  await page.getByLabel('Default event length').selectOption('45');
+  await page.getByLabel('Daily digest').selectOption('7');
+  await page.getByLabel(/Properties you handle/).fill('12 Oak St\n40 Elm Ave');
+  await page.getByRole('button', { name: 'Save preferences' }).click();
+  await expect.poll(() => form.textContent()).toMatch(/Saved\. Next digest \w+ 7:00/);
+  await form.scrollIntoViewIfNeeded();
+  await e.shot(page, 'follow-preferences-phone');
+  expect(errors).toEqual([]);
+  await context.close();
+
+  // Reopened (at desktop size): what was saved comes back.
+  const desk = await openAs('/settings', { width: 1440, height: 900 });
+  await desk.page.locator('form.prefs-form').waitFor();
+  expect(await desk.page.getByLabel('Daily digest').inputValue()).toBe('7');
+  expect(await desk.page.getByLabel(/Properties you handle/).inputValue()).toBe('12 Oak St\n40 Elm Ave');
+  await desk.page.locator('form.prefs-form').scrollIntoViewIfNeeded();
+  await e.shot(desk.page, 'follow-preferences-desktop');
   await desk.context.close();
 }, 120_000);

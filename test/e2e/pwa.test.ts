@@ -46,8 +46,11 @@ describe('signing in and deep links', () => {
     await c.waitFor();
     await expect.poll(() => c.getAttribute('data-status')).toBe('PENDING');
     expect(await c.getByRole('heading', { name: 'Text message' }).isVisible()).toBe(true);
-    expect(await c.textContent()).toContain('Maria Lopez · (415) 555-0111');
+    // To a person (cards #18): the name, the number under it.
+    expect(await c.locator('.person strong').textContent()).toBe('Maria Lopez');
+    expect(await c.locator('.person-address').textContent()).toBe('(415) 555-0111');
     expect(await c.locator('textarea.draft').inputValue()).toBe(action.args.text);
+    // The seeded review found an issue, so its score is shown (a clean 9/10 would not be, cards #18).
     expect(await c.getByText('Plan review').isVisible()).toBe(true);
     expect(await page.getByRole('heading', { name: 'Maria Lopez' }).isVisible()).toBe(true);
     expect(await page.getByText('Approve or deny the pending card to continue.').isVisible()).toBe(true);
@@ -155,7 +158,7 @@ describe('approval cards', () => {
 
     const { page, context } = await openSignedIn(`/chat?id=${conversation.id}`, 'Sam Chen');
     await card(page, sent.id).getByText('✓ Sent').waitFor();
-    expect(await card(page, sent.id).textContent()).toContain(`approved by ${JO}`);
+    expect(await card(page, sent.id).textContent()).toContain('approved by Jo');
     const f = card(page, failed.id);
     expect(await f.getByText('Not sent.').isVisible()).toBe(true);
     expect(await f.textContent()).toContain('Gmail refused the message: recipient address rejected.');
@@ -178,7 +181,7 @@ describe('approval cards', () => {
     await e.shot(page, 'phone-card-deny');
     await c.getByRole('button', { name: 'Deny' }).click();
     await expect.poll(() => c.getAttribute('data-status')).toBe('DENIED');
-    expect(await c.textContent()).toContain(`Denied by ${JO}`);
+    expect(await c.textContent()).toContain('Denied by Jo');
     expect(await c.textContent()).toContain('“Bob is already on site, no text needed”');
     const stored = await e.core.actions.get(conversation.id, action.id);
     expect(stored).toMatchObject({ status: 'DENIED', denyReason: 'Bob is already on site, no text needed' });

@@ -14,7 +14,7 @@ import {
 } from '../../shared/src/use-cases/send-test-notification';
 import { subscribePushResponse } from '../../shared/src/use-cases/subscribe-push';
 import { unsubscribePushResponse } from '../../shared/src/use-cases/unsubscribe-push';
-import { type ApiHarness, MEMBER, startApiHarness, TEAM } from '../api/harness';
+import { ADMIN, type ApiHarness, MEMBER, startApiHarness, TEAM } from '../api/harness';
 import { seedInboundSms } from '../api/seed';
 
 /**
@@ -127,6 +127,17 @@ describe('POST /api/push/subscriptions', () => {
     });
     expect(Date.parse(stored?.createdAt ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(stored?.updatedAt).toBe(stored?.createdAt);
+  });
+
+  test('an admin’s device is marked admin (it gets alarm pushes); a member’s is not', async () => {
+    const alex = await h.token(ADMIN, { name: 'Alex Rivera' });
+    const a = device();
+    const s = device();
+    expect((await subscribe(alex, a)).status).toBe(201);
+    expect((await subscribe(sam, s)).status).toBe(201);
+    const byEndpoint = new Map((await store.listActive()).map((x) => [x.endpoint, x]));
+    expect(byEndpoint.get(a.endpoint)?.admin).toBe(true);
+    expect(byEndpoint.get(s.endpoint)?.admin).toBe(false);
   });
 
   test('falls back to the User-Agent header, and cuts an overlong one instead of refusing', async () => {

@@ -55,6 +55,12 @@ function fakeResearcher(req: MessagesRequest): TurnReply {
         { key: 'count', goal: 'Count what was found', kind: 'compute', code, dependsOn: ['texts', 'tasks'] },
       ],
     });
+  // A writing step: the model drafts the write tool's input (it is forced, and never run by the task).
+  if (tool === 'send_message')
+    return turn.toolUse('send_message', {
+      to: '+14155550111',
+      text: 'Hi Maria, the heater repair is booked for Thursday at 10am.',
+    });
   if (tool === 'write_result') {
     const text = userText(req);
     return turn.toolUse('write_result', {
@@ -107,7 +113,11 @@ describe('research in Claude mode (fake Messages API)', () => {
     expect(g?.task.report).toContain('heater broken again');
     expect(g?.task.usage.tokens).toBeGreaterThan(0);
     // Protocol: one tool per request, the read tools listed in the system prompt, helper tier for leaves.
-    for (const r of emu.requests) expect(r.params?.tools?.length).toBe(1);
+    for (const r of emu.requests) {
+      expect(r.params?.tools?.length).toBe(1);
+      // tool_choice forces that one tool: the answer is structured data, never prose to parse.
+      expect(r.params?.tool_choice).toMatchObject({ type: 'tool', name: r.params?.tools?.[0]?.name });
+    }
     const tools = emu.requests.map((r) => r.params?.tools?.[0]?.name);
     expect(tools.filter((t) => t === 'submit_plan')).toHaveLength(1);
     expect(tools.filter((t) => t === 'write_result')).toHaveLength(3);
@@ -132,5 +142,54 @@ describe('research in Claude mode (fake Messages API)', () => {
     const compute = g?.nodes.find((n) => n.kind === 'compute');
     expect(compute?.status).toBe('FAILED');
     expect(compute?.error).toContain('no network');
+  });
+
+  it('a writing step: the model drafts the write through the forced write tool; nothing runs, a card is proposed', async () => {
+    emu.reset();
+    const h = await claudeHarness();
+    const task = await startResearch(
+      { ...h.startDeps(), mode: 'claude' },
+      {
+        goal: 'Tell Maria Lopez when the heater repair is',
+        conversationId: 'c1',
+        user: h.user,
+        reviewedBy: 'Sam',
+        plan: [
+          {
+            key: 'cal',
+            goal: 'Find the repair visit',
+            kind: 'read',
+            tool: 'list_calendar_events',
+            args: {},
+            dependsOn: [],
+          },
+          {
+            key: 'tell',
+            goal: 'Text Maria the visit time',
+            kind: 'write',
+            tool: 'send_message',
+            dependsOn: ['cal'],
+          },
+        ],
+      },
+    );
+    await h.drain();
+    const g = await h.deps.research.load(task.id);
+    expect(g?.task.status).toBe('done');
+    const write = g?.nodes.find((n) => n.kind === 'write');
+    expect(write?.status).toBe('DONE');
+    expect(write?.output?.proposal).toMatchObject({
+      tool: 'send_message',
+      args: { to: '+14155550111', text: expect.stringContaining('Thursday at 10am') },
+    });
+    // The plan given up front ran as given (no planner call), the draft was asked for with the write tool
+    // forced, and the tool itself never ran.
+    expect(emu.requests.some((r) => r.params?.tools?.[0]?.name === 'submit_plan')).toBe(false);
+    const draftReq = emu.requests.find((r) => r.params?.tools?.[0]?.name === 'send_message');
+    expect(draftReq?.params?.tool_choice).toMatchObject({ type: 'tool', name: 'send_message' });
+    expect(JSON.stringify(draftReq?.params?.messages)).toContain('Find the repair visit: - found it');
+    expect(h.tools.calls.get('send_message')).toBeUndefined();
+    // Its card is made by a run in the conversation (its own message), like any write.
+    expect(h.handled).toContain(`rn_${task.id}_${write?.id}_propose_0`);
   });
 });

@@ -136,7 +136,7 @@ describe('research task graph (rules mode, DynamoDB Local)', () => {
     );
   });
 
-  it('a write tool never runs inside a task; a missing fact fails only its step', async () => {
+  it('a write tool never runs inside a task (it is drafted as a proposal); a missing fact fails only its step', async () => {
     const h = await researchHarness();
     const task = await start(h, [
       read('send', 'send_message', { to: '+14155550111', text: 'hi' }),
@@ -147,7 +147,10 @@ describe('research task graph (rules mode, DynamoDB Local)', () => {
     const g = await h.deps.research.load(task.id);
     expect(g?.task.status).toBe('done');
     expect(h.tools.calls.get('send_message')).toBeUndefined();
-    expect(g?.nodes.find((n) => n.id === 'r.1')?.error).toContain('research only reads');
+    const send = g?.nodes.find((n) => n.id === 'r.1');
+    expect(send?.status).toBe('DONE');
+    expect(send?.output?.proposal).toMatchObject({ tool: 'send_message', args: { text: 'hi' } });
+    expect(h.handled).toContain(`rn_${task.id}_r.1_propose_0`);
     expect(g?.nodes.find((n) => n.id === 'r.3')?.error).toContain('no phone is known');
   });
 

@@ -6,6 +6,7 @@ import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
 import { registerMediaRoutes } from './media';
 import { registerMemoryRoutes } from './memory';
+import { registerPreferenceRoutes } from './preferences';
 import { registerResearchRoutes } from './research';
 import { registerRetryRoutes } from './retry';
 import { registerSessionRoutes } from './session';
@@ -29,6 +30,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerMemoryRoutes(app);
   registerWorkspaceFileRoutes(app);
   registerMediaRoutes(app);
+  registerPreferenceRoutes(app);
   registerResearchRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);

@@ -26,7 +26,8 @@ export function contentSecurityPolicy(publishableKey: string | undefined, liveSo
     `script-src 'self' ${clerk} ${cloudflare}`,
     // The live channel's socket is the WebSocket API's own host (issue 19).
     `connect-src 'self' ${clerk}${liveSocketOrigin ? ` ${liveSocketOrigin}` : ''}`,
-    "img-src 'self' data: https://img.clerk.com",
+    // blob: message photos are fetched with the session token and shown as blob URLs (issue 20).
+    "img-src 'self' data: blob: https://img.clerk.com",
     "style-src 'self' 'unsafe-inline'",
     "worker-src 'self' blob:",
     `frame-src ${cloudflare}`,

@@ -65,6 +65,10 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
             ],
             tools,
             messages,
+            // One tool use of exactly this tool: the caller reads its input as data.
+            ...(req.toolChoice
+              ? { tool_choice: { type: 'tool', name: req.toolChoice.tool, disable_parallel_tool_use: true } }
+              : {}),
           });
           content.push(...toModelContent(res.content));
           addUsage(usage, res.usage);

@@ -113,7 +113,8 @@ describe('metered ports count what they write', () => {
     const turns = meteredTurns(
       {
         conversationIdFor: async () => undefined,
-        load: async () => ({ runs: [], steps: [], messages: [], actions: [] }),
+        load: async () => ({ runs: [], steps: [], actions: [] }),
+        recentMessages: async () => [],
         commit: async (_c, w) => void committed.push(...w),
       },
       m,

@@ -106,6 +106,7 @@ export function meteredTurns(inner: TurnStore, metrics: Metrics, meter: RunMeter
   return {
     conversationIdFor: (key) => inner.conversationIdFor(key),
     load: (c, r) => inner.load(c, r),
+    recentMessages: (c, limit) => inner.recentMessages(c, limit),
     async commit(c, writes) {
       await inner.commit(c, writes);
       for (const w of writes) {

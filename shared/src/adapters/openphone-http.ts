@@ -129,6 +129,16 @@ type Query = Record<string, string | number | string[] | undefined>;
 const PAGE_OF_CONTACTS = 50;
 const LINE_CACHE_MS = 5 * 60_000;
 
+/**
+ * The container's one limiter for a Quo key (10 requests/second per key): the tools, the executor and
+ * `npm run doctor` take their turns from the same one.
+ */
+export function quoRateLimiter(baseUrl: string, apiKey: string): RateLimiter {
+  return sharedRateLimiter(`openphone|${baseUrl.replace(/\/+$/, '')}|${apiKey}`, () =>
+    rollingWindowLimiter({ requests: 10, windowMs: 1100 }),
+  );
+}
+
 export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGateway {
   const base = options.baseUrl.replace(/\/+$/, '');
   const country = options.defaultCountry ?? 'US';
@@ -141,11 +151,7 @@ export function createOpenPhoneHttpGateway(options: OpenPhoneHttpOptions): SmsGa
   const skewMs = options.reconcileSkewMs ?? 60_000;
   const wait = options.sleep ?? sleep;
   const sendRetries = options.sendRetries ?? 3;
-  const limiter =
-    options.limiter ??
-    sharedRateLimiter(`openphone|${base}|${options.apiKey}`, () =>
-      rollingWindowLimiter({ requests: 10, windowMs: 1100 }),
-    );
+  const limiter = options.limiter ?? quoRateLimiter(base, options.apiKey);
 
   async function once<S extends z.ZodType>(
     method: Method,

@@ -4,7 +4,7 @@ import { planStep } from './plan-step';
 import { fallback, respond, type Step } from './respond';
 import type { RunContext, RunInput } from './run-context';
 import { executeCall } from './tool-step';
-import type { Observation, Plan, Trigger } from './types';
+import type { Observation, Plan, PlannedCall, Trigger } from './types';
 
 /**
  * The bounded loop (SPEC §3.2). Primary course: replay or record the input → up to N rounds of { plan
@@ -20,6 +20,7 @@ export async function runLoop(ctx: RunContext): Promise<Step> {
     await respond(ctx, input.reply);
     return { kind: 'done', outcome: 'replied' };
   }
+  if (input.proposal) return proposeOnly(ctx, trigger, input.proposal);
   const rounds: Round[] = [];
   const checker = new Checker();
   for (let iteration = 0; iteration < ctx.deps.settings.maxIterations; iteration++) {
@@ -53,6 +54,7 @@ async function recordInput(ctx: RunContext): Promise<RunInput> {
     pendingIntent:
       start.reply === undefined ? ((await deps.intents.get(ctx.convId, deps.clock())) ?? null) : null,
     ...(start.reply !== undefined ? { reply: start.reply } : {}),
+    ...(start.proposal ? { proposal: start.proposal } : {}),
     messageIds: [...(start.messageIds ?? []), ...start.conversation.inbound.map((m) => m.id)],
   }));
   // Runs recorded before the input step held more than the trigger.
@@ -60,6 +62,27 @@ async function recordInput(ctx: RunContext): Promise<RunInput> {
   ctx.trigger = input.trigger;
   ctx.triggerMessageIds = new Set(input.messageIds ?? []);
   return input;
+}
+
+/**
+ * A write decided elsewhere (a research task's writing step): one call through the executor, so the guard,
+ * the reviewer and the card are the same as for any planned write; approved, it runs exactly once (the
+ * resumed run replays this step). No planner is asked.
+ */
+async function proposeOnly(ctx: RunContext, trigger: Trigger, call: PlannedCall): Promise<Step> {
+  const outcome = await executeCall(ctx, trigger, call);
+  if ('paused' in outcome) return { kind: 'paused', actionId: outcome.paused };
+  const what = ctx.deps.registry.has(call.name)
+    ? ctx.deps.registry.get(call.name).summarize(outcome.args)
+    : call.name;
+  const text =
+    outcome.status === 'executed'
+      ? `Done: ${what}.`
+      : outcome.status === 'denied'
+        ? `Not sent: ${what}.`
+        : `I could not propose ${what}: ${outcome.error ?? outcome.status}.`;
+  await respond(ctx, text);
+  return { kind: 'done', outcome: `proposal ${outcome.status}` };
 }
 
 /** A plan that ends the round: nothing to do, a question for a missing slot, or the answer. */

@@ -2,6 +2,7 @@ import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conve
 import { argsHash } from '../domain/args-hash';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
+import { cardPeopleSafe } from './card-people';
 import { cardPolicy } from './card-policy';
 import { scheduleCardTimers } from './card-timers';
 import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
@@ -78,6 +79,7 @@ async function createCard(
   const conversation = await ctx.ensureConversation();
   const at = deps.clock().toISOString();
   const auto = verdict.decision === 'allow';
+  const people = await cardPeopleSafe(deps.cardPeople, call.name, args, conversation);
   const action: PendingAction = {
     id: `act_${durable.run.id.replace(/^run_/, '')}_${durable.nextSeq}`,
     conversationId: conversation.id,
@@ -98,6 +100,7 @@ async function createCard(
     version: 0,
     ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
     ...(trigger.redraft ? { redraft: redraftOf(trigger.redraft, redraft) } : {}),
+    ...(people ? { people } : {}),
   };
   // A replayed step (crash after the create) must not count the same card twice.
   const created = await deps.actions.create(action).then(
@@ -129,7 +132,13 @@ async function createCard(
     tool: { name: call.name, args },
   });
   if (!auto) {
-    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id);
+    const expiresAt = deps.cardTimers
+      ? new Date(Date.parse(at) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
+      : undefined;
+    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
+      argsHash: action.argsHash,
+      ...(expiresAt ? { expiresAt } : {}),
+    });
     const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
     await scheduleCardTimers(deps, action, { urgent });
   }

@@ -15,11 +15,12 @@ import type { RunStore } from '../ports/run-store';
 import type { ToolGuard } from '../ports/tool-guard';
 import type { TurnStore } from '../ports/turn-store';
 import type { ToolRegistry } from '../tools/registry';
+import type { CardPeopleDeps } from './card-people';
 import type { CardTimerSettings } from './card-timers';
 import type { DurableRun } from './durable-run';
 import type { OpenTurn } from './turn';
 import type { StagedFactWrites } from './turn-fact-cache';
-import type { Trigger } from './types';
+import type { PlannedCall, Trigger } from './types';
 
 export interface AgentDeps {
   /** The turn's one partition read and one-transaction commit (agent/turn.ts); absent → per-record writes. */
@@ -69,6 +70,8 @@ export interface AgentDeps {
   mediaFetcher?: MediaFetcher;
   /** Expiry and urgent re-notification timers for cards that wait for a person. */
   cardTimers?: CardTimerSettings;
+  /** The address book, lines and mailbox a card's FROM/TO are named from (cards #18). */
+  cardPeople?: CardPeopleDeps;
   memory?: {
     /** MEMORY.md and the tree, capped, for the instructions. */
     context(): Promise<string>;
@@ -93,6 +96,11 @@ export interface StartRun {
   user?: { id: string; email: string };
   /** A fixed answer instead of planning: the pending-action gate's reply to a team member who texted. */
   reply?: string;
+  /**
+   * A write decided elsewhere instead of planning (a research task's writing step): it goes through the
+   * guard and reviewer and becomes a card like any planned write; the run then says how it ended.
+   */
+  proposal?: PlannedCall;
   /** Stored messages that carry the trigger itself (kept out of the history, as the trigger is sent anyway). */
   messageIds?: string[];
 }
@@ -104,6 +112,8 @@ export interface InboundMessage {
   at: string;
   author: string;
   media?: Array<{ id: string; type: string | null }>;
+  /** An email's sender line and subject, kept apart so a card shows the email it answers. */
+  email?: { from: string; subject: string };
 }
 
 /** The run's input step: what it is about, fixed on the first attempt so every replay sees the same. */
@@ -111,6 +121,7 @@ export interface RunInput {
   trigger: Trigger;
   pendingIntent: PendingIntent | null;
   reply?: string;
+  proposal?: PlannedCall;
   messageIds?: string[];
 }
 
@@ -169,6 +180,7 @@ export class RunContext {
         channel: this.start.trigger.kind === 'inbound_email' ? 'email' : 'sms',
         author: { kind: 'contact', name: m.author },
         ...(m.media?.length ? { media: m.media } : {}),
+        ...(m.email ? { email: m.email } : {}),
       });
     }
     this.conversation = c;
@@ -186,7 +198,14 @@ export class RunContext {
     return this.usage.inputTokens + this.usage.cacheReadTokens > this.deps.settings.tokenBudget * 4;
   }
 
-  async notify(kind: NotifyPayload['kind'], title: string, body: string, actionId?: string) {
+  async notify(
+    kind: NotifyPayload['kind'],
+    title: string,
+    body: string,
+    actionId?: string,
+    /** An approval card's hash and expiry: its notification gets Approve / Deny (cards #18). */
+    card?: { argsHash: string; expiresAt?: string },
+  ) {
     const at = this.deps.clock().toISOString();
     await this.deps.queue.send({
       // Deterministic id: a replayed step re-sends the same event, which the worker's ledger de-duplicates.
@@ -201,6 +220,9 @@ export class RunContext {
         title: title.slice(0, 120),
         body: body.slice(0, 500),
         ...(actionId ? { actionId } : {}),
+        ...(card
+          ? { argsHash: card.argsHash, ...(card.expiresAt ? { expiresAt: card.expiresAt } : {}) }
+          : {}),
         ...(this.conversation?.contact
           ? { contact: { name: this.conversation.contact.name, phone: this.conversation.contact.phone } }
           : {}),

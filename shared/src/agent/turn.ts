@@ -52,12 +52,14 @@ const ACTIVE = new Set<Run['status']>(['awaiting_approval', 'running']);
  * steps that led to it are stored, and a crash before a commit loses only work without effects (plans,
  * reads), which the redelivered event redoes. Calls the turn cannot stage (`actions.transition`, another
  * conversation, a store method it does not know) also commit first, then go to the store.
+ * `isNew`: the caller looked the conversation up by its keys and found none, so the read is skipped.
  * Without a TurnStore (unit tests with in-memory stores) the deps are returned as they are.
  */
 export async function openTurn<D extends TurnPorts>(
   deps: D,
   conversationId: string,
   runId?: string,
+  opts?: { isNew?: boolean },
 ): Promise<D> {
   if (!deps.turns) return deps;
   if (
@@ -68,8 +70,10 @@ export async function openTurn<D extends TurnPorts>(
     return deps;
   await deps.turn?.flush();
   const store = deps.turns;
-  const snap = await store.load(conversationId, runId);
-  const state = new TurnState(conversationId, runId, snap);
+  // A conversation named after this event and found under none of its keys cannot exist yet (its first commit
+  // writes it and its trigger key together): nothing to read. Were it there, its create's condition fails.
+  const snap = opts?.isNew ? { runs: [], steps: [], actions: [] } : await store.load(conversationId, runId);
+  const state = new TurnState(conversationId, runId, snap, store);
   let staged: TurnWrite[] = [];
   const turn: OpenTurn = {
     conversationId,
@@ -129,7 +133,12 @@ class TurnState {
   runs: Map<string, Run>;
   steps: Map<number, RunStep>;
   intent?: PendingIntent;
-  messages: Message[];
+  /** Messages this turn appended (committed or not), oldest first: the history window is read on demand. */
+  appended: Message[] = [];
+  /** The newest messages as read when the turn first asked for history (and how many were asked for). */
+  recent?: { limit: number; messages: Message[] };
+  /** Whether the conversation existed when the turn opened (a new one has no history to read). */
+  readonly existed: boolean;
   actions: Map<string, PendingAction>;
   /** Cards this turn withdrew (staged, conditional on PENDING): each justifies one staged pending decrement. */
   withdrawn = 0;
@@ -138,14 +147,28 @@ class TurnState {
     readonly conversationId: string,
     readonly runId: string | undefined,
     snap: TurnSnapshot,
+    readonly store: TurnStore,
   ) {
     if (snap.conversation) this.conversation = snap.conversation;
     this.runs = new Map(snap.runs.map((r) => [r.id, r]));
     this.steps = new Map(snap.steps.map((s) => [s.seq, s]));
     if (snap.intent) this.intent = snap.intent;
-    this.messages = [...snap.messages];
+    this.existed = snap.conversation !== undefined;
     this.actions = new Map(snap.actions.map((a) => [a.id, a]));
   }
+}
+
+const messageKey = (m: Message) => `${m.createdAt}#${m.id}`;
+const byMessageKey = (a: Message, b: Message) => (messageKey(a) < messageKey(b) ? -1 : 1);
+
+/** The newest `limit` messages: the stored window (one query, the first time) merged with this turn's own. */
+async function history(state: TurnState, limit: number): Promise<Message[]> {
+  if (state.existed && (!state.recent || state.recent.limit < limit)) {
+    state.recent = { limit, messages: await state.store.recentMessages(state.conversationId, limit) };
+  }
+  const seen = new Set(state.appended.map(messageKey));
+  const stored = (state.recent?.messages ?? []).filter((m) => !seen.has(messageKey(m)));
+  return [...stored, ...state.appended].sort(byMessageKey).slice(-limit);
 }
 
 interface StageCtx {
@@ -185,7 +208,9 @@ function stagedRuns({ state, stage, flush }: StageCtx, real: RunStore): Partial<
       stage({ kind: 'run.create', run });
     },
     async get(c, r) {
-      return mine(c) ? state.runs.get(r) : flush().then(() => real.get(c, r));
+      // The snapshot holds the driven run and the active ones; a finished run of the past is read on demand.
+      if (mine(c) && (state.runs.has(r) || r === state.runId)) return state.runs.get(r);
+      return flush().then(() => real.get(c, r));
     },
     async update(c, r, patch) {
       const current = mine(c) ? state.runs.get(r) : undefined;
@@ -231,10 +256,10 @@ function stagedConversations(
     },
     async appendMessage(m) {
       if (!mine(m.conversationId)) return flush().then(() => real.appendMessage(m));
-      const sk = (x: Message) => `${x.createdAt}#${x.id}`;
-      if (state.messages.some((x) => sk(x) === sk(m))) return;
-      state.messages.push(m);
-      state.messages.sort((a, b) => (sk(a) < sk(b) ? -1 : 1));
+      // A replayed append (same id and time) writes the same item again: the put is idempotent.
+      if (state.appended.some((x) => messageKey(x) === messageKey(m))) return;
+      state.appended.push(m);
+      state.appended.sort(byMessageKey);
       const c = state.conversation;
       const touch = m.role !== 'tool' && c !== undefined && c.lastMessageAt <= m.createdAt;
       if (m.role === 'inbound' && c) delete c.status;
@@ -246,8 +271,9 @@ function stagedConversations(
       stage({ kind: 'message', message: m, touch });
     },
     async listMessages(id, opts) {
-      if (!mine(id)) return flush().then(() => real.listMessages(id, opts));
-      return opts?.limit ? state.messages.slice(-opts.limit) : [...state.messages];
+      // The whole conversation is not a turn's to read: the store answers, after this turn's writes commit.
+      if (!mine(id) || !opts?.limit) return flush().then(() => real.listMessages(id, opts));
+      return history(state, opts.limit);
     },
     async setInboxFields(id, patch) {
       // Staged only on a conversation the turn holds: folded into its one write (no extra request).
@@ -270,18 +296,29 @@ function stagedConversations(
   };
 }
 
+/** Card ids are made from their run's (`act_<run>_<seq>`, propose-action.ts), so the driven run's are known. */
+function ownCard(state: TurnState, actionId: string): boolean {
+  return state.runId !== undefined && actionId.startsWith(`act_${state.runId.replace(/^run_/, '')}_`);
+}
+
 function stagedActions({ state, stage, flush }: StageCtx, real: ActionStore): Partial<ActionStore> {
   const mine = (c: string) => c === state.conversationId;
   return {
     async create(a) {
       if (!mine(a.conversationId)) return flush().then(() => real.create(a));
       if (state.actions.has(a.id)) throw new ConflictError(`Action ${a.id} exists`);
+      // A card of another run may exist closed (not read with the turn): ask the store before staging it.
+      if (a.runId !== state.runId && (await flush().then(() => real.get(a.conversationId, a.id))))
+        throw new ConflictError(`Action ${a.id} exists`);
       state.actions.set(a.id, a);
       stage({ kind: 'action.create', action: a });
     },
     async get(c, a) {
-      return mine(c) ? state.actions.get(a) : flush().then(() => real.get(c, a));
+      // Live cards and the driven run's are in the snapshot; a closed card of an earlier run is read on demand.
+      if (mine(c) && (state.actions.has(a) || ownCard(state, a))) return state.actions.get(a);
+      return flush().then(() => real.get(c, a));
     },
+    /** In a turn: the live cards (and the driven run's), which is what every caller filters down to. */
     async listByConversation(c) {
       return mine(c) ? [...state.actions.values()] : flush().then(() => real.listByConversation(c));
     },

@@ -56,11 +56,12 @@ export async function buildAgent(
   if (c.ANTHROPIC_API_KEY) checkModels(core);
   const tools: BoundTool[] = [];
   let directory: RunEventGroupDeps['directory'];
+  let lines: { shared: string; assistant: string } | undefined;
 
   if (c.OPENPHONE_API_KEY) {
     const sms = createOpenPhoneHttpGateway({ baseUrl: c.OPENPHONE_API_BASE, apiKey: c.OPENPHONE_API_KEY });
     directory = contactDirectory(sms, c.ALLOWED_EMAIL_DOMAINS);
-    const lines = {
+    lines = {
       shared: c.OPENPHONE_SHARED_NUMBER ?? '',
       assistant: c.OPENPHONE_ASSISTANT_NUMBER ?? c.OPENPHONE_SHARED_NUMBER ?? '',
     };
@@ -140,6 +141,9 @@ export async function buildAgent(
   const deps: RunEventGroupDeps = {
     ...core,
     registry,
+    // Follow-up conditions read these at fire time ("if the task is still open", "if not confirmed").
+    ...(clickUp ? { board: clickUp.board } : {}),
+    ...(google ? { calendar: google.calendar } : {}),
     guard: guardSensitiveReplies(policy.guard, workspaceSensitiveValues(workspace, core.log)),
     policy,
     ...(c.ANTHROPIC_API_KEY
@@ -190,6 +194,12 @@ export async function buildAgent(
         }
       : {}),
     ...(directory ? { directory } : {}),
+    // A card's FROM/TO in names (cards #18): the same cached address book, lines and mailbox the tools use.
+    cardPeople: {
+      ...(directory ? { directory } : {}),
+      ...(lines ? { lines } : {}),
+      ...(c.GOOGLE_IMPERSONATE_USER ? { mailbox: c.GOOGLE_IMPERSONATE_USER } : {}),
+    },
     checkDecision: decisionCheck({
       guard: policy.guard,
       clock: core.clock,

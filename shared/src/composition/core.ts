@@ -12,6 +12,7 @@ import { makeDynamoClients } from '../adapters/dynamo/client';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
+import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { dynamoFollowUpStore } from '../adapters/dynamo/followup-store';
 import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
@@ -82,6 +83,8 @@ export function buildCore(config: Config, serviceName: string) {
     followups: dynamoFollowUpStore(table),
     /** Phone calls as their Quo events build them up (follow #20). */
     calls: dynamoCallStore(table),
+    /** Fact partitions outside the agent's turn: the team's preferences and assignments (follow #20). */
+    facts: new DynamoFactStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
     media,
     mediaFetcher: httpMediaFetcher({

@@ -114,6 +114,8 @@ export const message = z.object({
       error: z.string().optional(),
     })
     .optional(),
+  /** An inbound email (cards #18): who wrote it and its subject, so a card can show the email it answers. */
+  email: z.object({ from: z.string(), subject: z.string() }).optional(),
   /** A research task this message starts or reports on (issue 21): the PWA shows its plan, tree and report. */
   research: z.object({ taskId: z.string(), reportPath: z.string().optional() }).optional(),
 });
@@ -145,6 +147,25 @@ export const cardRedraft = z.object({
   notApplied: z.array(z.string()).default([]),
 });
 export type CardRedraft = z.infer<typeof cardRedraft>;
+
+/** A person a card writes to, as a person reads them: name · role · property where the contacts know them. */
+export const cardPerson = z.object({
+  /** The number or address the write goes to, exactly as in the arguments. */
+  address: z.string(),
+  name: z.string().optional(),
+  role: z.string().optional(),
+  property: z.string().optional(),
+  /** On the team (internal contact). */
+  team: z.boolean().optional(),
+});
+export type CardPerson = z.infer<typeof cardPerson>;
+
+/** FROM (which line or mailbox sends it) and TO (people), fixed when the card is created. */
+export const cardPeople = z.object({
+  from: z.object({ label: z.string(), address: z.string().optional() }).optional(),
+  to: z.array(cardPerson).default([]),
+});
+export type CardPeople = z.infer<typeof cardPeople>;
 
 export const actionStatus = z.enum([
   'PENDING',
@@ -183,6 +204,8 @@ export const pendingAction = z.object({
       questions: z.array(cardQuestion).optional(),
     })
     .optional(),
+  /** Who the write is from and to, in names (cards #18); absent on cards made before it existed. */
+  people: cardPeople.optional(),
   /** Why the card was withdrawn (status SUPERSEDED), in words a person reads. */
   supersededReason: z.string().optional(),
   /** The card that replaced this one (a redraft or an answered question), when there is one. */

@@ -136,8 +136,13 @@ export const notifyPayload = z.object({
   title: z.string(),
   body: z.string(),
   actionId: z.optional(z.string()),
+  /** An approval card's argument hash and expiry: its notification gets Approve / Deny (cards #18). */
+  argsHash: z.optional(z.string()),
+  expiresAt: z.optional(z.string()),
   contact: z.optional(z.object({ name: z.optional(z.string()), phone: z.optional(z.string()) })),
   preview: z.optional(z.string()),
+  /** Only this member's devices (follow #20's daily digest is personal); absent = the whole team. */
+  userId: z.optional(boundedString(1, 200)),
 });
 
 /**
@@ -175,12 +180,13 @@ export const timerFiredPayload = z.object({
 
 /**
  * One step of one research node (issue 21): `run` plans or executes it, `aggregate` combines its finished
- * children, `replan` re-plans the root from a person's edits. Each READY node is its own message.
+ * children, `replan` re-plans the root from a person's edits, `propose` turns a writing node's draft into an
+ * approval card (a run in the task's conversation). Each READY node is its own message.
  */
 export const researchNodePayload = z.object({
   taskId: boundedString(1, 100),
   nodeId: boundedString(1, 100),
-  step: z.enum(['run', 'aggregate', 'replan']),
+  step: z.enum(['run', 'aggregate', 'replan', 'propose']),
   attempt: z._default(z.number(), 0),
 });
 

@@ -17,8 +17,11 @@ export const nodeStatus = z.enum([
 ]);
 export type NodeStatus = z.infer<typeof nodeStatus>;
 
-/** `plan` nodes are split further; the others are atomic and run one executor each. */
-export const nodeKind = z.enum(['plan', 'read', 'compute', 'web']);
+/**
+ * `plan` nodes are split further; the others are atomic and run one executor each. A `write` node never
+ * writes: it drafts the write tool's arguments and proposes them as an approval card (the normal guard).
+ */
+export const nodeKind = z.enum(['plan', 'read', 'compute', 'web', 'write']);
 export type NodeKind = z.infer<typeof nodeKind>;
 
 const argValue = z.union([z.string().max(500), z.number(), z.boolean()]);
@@ -62,6 +65,13 @@ export const nodeOutput = z.object({
   /** Facts later nodes may use in their arguments (`phone`, `email`, `name`). */
   facts: z.record(z.string(), z.string()).optional(),
   data: z.unknown().optional(),
+  /**
+   * A writing step's draft: the write it proposes. The task never runs it; a run in the task's conversation
+   * passes it through the guard and reviewer like any other write, and it becomes an approval card.
+   */
+  proposal: z
+    .object({ tool: z.string(), args: z.record(z.string(), z.unknown()), summary: z.string() })
+    .optional(),
 });
 export type NodeOutput = z.infer<typeof nodeOutput>;
 

@@ -22,7 +22,9 @@ export function pwaContentSecurityPolicy(opts: { clerkPublishableKey?: string } 
     'default-src': ["'self'"],
     'script-src': ["'self'", ...clerk, 'https://challenges.cloudflare.com', 'https://*.protect.clerk.com'],
     'connect-src': ["'self'", ...clerk, 'https://*.protect.clerk.com:*'],
-    'img-src': ["'self'", 'data:', 'https://img.clerk.com'],
+    // blob: for message photos: the PWA fetches them from /api/media/:id with its token (an <img src> cannot
+    // carry one) and shows a blob URL; without it the browser blocks the image and the thumbnail is blank.
+    'img-src': ["'self'", 'data:', 'blob:', 'https://img.clerk.com'],
     'style-src': ["'self'", "'unsafe-inline'"],
     'worker-src': ["'self'", 'blob:'],
     'frame-src': ['https://challenges.cloudflare.com', 'https://*.protect.clerk.com'],

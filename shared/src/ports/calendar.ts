@@ -13,6 +13,8 @@ export interface CalendarEvent {
   description?: string;
   attendees: { email: string; name?: string; response?: string }[];
   link?: string;
+  /** The event was cancelled (Google keeps cancelled events readable by id with status "cancelled"). */
+  cancelled?: boolean;
 }
 
 export interface ListEventsInput {
@@ -44,4 +46,6 @@ export interface Calendar {
   listEvents(input: ListEventsInput): Promise<CalendarEvent[]>;
   createEvent(input: NewCalendarEvent): Promise<CalendarEvent>;
   findCreated(clientRef: string): Promise<CalendarEvent | undefined>;
+  /** One event by id; undefined when it does not exist (follow-ups' "event not confirmed" condition). */
+  getEvent?(eventId: string): Promise<CalendarEvent | undefined>;
 }

@@ -29,6 +29,11 @@ export interface ModelRequest {
   maxTokens?: number;
   /** 'main' for planning and answers, 'helper' for summaries, compaction and reviews. */
   tier?: 'main' | 'helper';
+  /**
+   * Force the answer through one of `tools` (Messages API `tool_choice: {type:'tool'}`): structured output
+   * for callers that want data, not prose (research's planner, atomizer, drafts). Absent = the model chooses.
+   */
+  toolChoice?: { tool: string };
 }
 
 export interface ModelUsage {

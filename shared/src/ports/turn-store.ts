@@ -11,20 +11,24 @@ import type { Run, RunStep } from '../contracts/runs';
 import type { FactValue, StoredFact } from './fact-store';
 
 /**
- * One agent turn's persistence at the physical limit (issue 14): everything a turn needs from its
- * conversation is read with one query of the conversation's partition, and everything it writes is committed
- * together (one transaction), so a turn costs a handful of requests instead of one per record.
+ * One agent turn's persistence at the physical limit (issue 14): what a turn needs from its conversation is
+ * read with a couple of queries of the conversation's partition, run together, and everything it writes is
+ * committed together (one transaction), so a turn costs a handful of requests instead of one per record.
+ *
+ * The read is bounded by what a turn can act on, not by the conversation's age: a conversation that has run
+ * hundreds of turns keeps hundreds of closed cards, finished runs, their steps, messages and audit entries in
+ * its partition, and none of that is loaded. Anything else is read on demand (the staged stores fall back to
+ * the per-record store), so a turn that does need it still gets it, at one request more.
  */
 export interface TurnSnapshot {
   conversation?: Conversation;
-  /** Every run of the conversation (small records): the one being driven and the one a card waits on. */
+  /** The run being driven and every active run (running or awaiting approval); finished runs are not read. */
   runs: Run[];
   /** The steps of the run being driven (only that run's). */
   steps: RunStep[];
   /** The stored pending intent, expired or not (the caller checks expiry: TTL deletion is lazy). */
   intent?: PendingIntent;
-  /** Oldest first. */
-  messages: Message[];
+  /** Every card not yet closed (PENDING, APPROVED, EXECUTING, FAILED) and every card of the run being driven. */
   actions: PendingAction[];
 }
 
@@ -60,6 +64,8 @@ export interface TurnStore {
   /** The conversation a trigger key (`sms:+1…`, `email:<thread>`) feeds, without reading the conversation. */
   conversationIdFor(triggerKey: string): Promise<string | undefined>;
   load(conversationId: string, runId?: string): Promise<TurnSnapshot>;
+  /** The newest `limit` messages, oldest first (a turn's history window: one query, read when first asked). */
+  recentMessages(conversationId: string, limit: number): Promise<Message[]>;
   /**
    * Writes all of it or none of it. A record that another worker created first (the run, a step, the card,
    * the conversation) fails the whole commit with a retryable ConflictError: nothing of this attempt was

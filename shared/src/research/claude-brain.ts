@@ -2,28 +2,34 @@ import { z } from 'zod';
 import { type NodeContext, nodeKind, type PlanItem, plan as planSchema } from '../contracts/research';
 import { describeResult } from '../domain/research/describe';
 import { fillArgs } from '../domain/research/graph';
-import { UpstreamError, ValidationError } from '../errors';
+import { PreconditionError, UpstreamError, ValidationError } from '../errors';
 import type { Model, ModelResponse } from '../ports/model';
 import type { ModelToolDef } from '../tools/registry';
 import type { NodeInput, ResearchBrain } from './brain';
-import { type ExecutorDeps, runCompute, runReadTool } from './executors';
+import { draftWrite, type ExecutorDeps, isWriteStep, runCompute, runReadTool } from './executors';
 
 /**
  * Claude mode: the model plans, atomizes, executes and aggregates (seed 003's planner, atomizer, executor
- * and synthesizer), each through one forced tool so the answer is data checked with zod, never parsed prose.
+ * and synthesizer), each through one tool forced by `tool_choice`, so the answer is data checked with zod,
+ * never parsed prose.
  * Tools still run through the registry (reads only) and code through the checked sandbox.
  */
 export function claudeBrain(deps: ExecutorDeps & { model: Model }): ResearchBrain {
-  const readTools = () =>
+  const listTools = (kind: 'read' | 'write') =>
     deps.registry
       .list()
-      .filter((t) => t.kind === 'read' && t.name !== 'run_code')
+      .filter((t) => t.kind === kind && t.name !== 'run_code')
       .map((t) => `- ${t.name} (${t.group}): ${t.description.split('. ')[0]}`)
       .join('\n');
   const ask = async (tier: 'main' | 'helper', tool: ModelToolDef, dynamic: string, user: string) => {
     const res = await deps.model.complete({
-      system: { stable: SYSTEM, dynamic: `${dynamic}\n\nRead tools you may use:\n${readTools()}` },
+      system: {
+        stable: SYSTEM,
+        dynamic: `${dynamic}\n\nRead tools you may use:\n${listTools('read')}\n\nWrite tools a "write" step may propose (drafted, never run by you):\n${listTools('write')}`,
+      },
       tools: [tool],
+      // Forced (tool_choice): the answer is always this tool's input, checked with zod, never prose.
+      toolChoice: { tool: tool.name },
       messages: [{ role: 'user', content: [{ type: 'text', text: user }] }],
       maxTokens: 4_000,
       tier,
@@ -41,7 +47,7 @@ export function claudeBrain(deps: ExecutorDeps & { model: Model }): ResearchBrai
         edits
           ? `A person edited the plan to:\n${JSON.stringify(edits.plan)}\nTheir note: ${edits.note ?? '(none)'}`
           : '',
-        'Split it into 2-6 sub-steps with dependencies (keys of siblings). Use kind "read" with a tool and args for lookups, "compute" with JavaScript code for arithmetic over earlier results (INPUTS, FACTS globals), "plan" for a step that needs splitting again.',
+        'Split it into 2-6 sub-steps with dependencies (keys of siblings). Use kind "read" with a tool and args for lookups, "compute" with JavaScript code for arithmetic over earlier results (INPUTS, FACTS globals), "plan" for a step that needs splitting again, "write" with a write tool for something the goal asks to send or change (it depends on the steps whose results it uses; it becomes a draft a person approves).',
       ].join('\n\n');
       const r = await ask('main', PLAN_TOOL, `Task ${task.id}, depth ${node.depth}`, user);
       const parsed = planSchema.safeParse((r.input as { steps?: unknown }).steps);
@@ -89,7 +95,9 @@ type Ask = (
   user: string,
 ) => Promise<{ input: Record<string, unknown>; tokens: number }>;
 
-async function executeWithModel(deps: ExecutorDeps, ask: Ask, { task, node, context }: NodeInput) {
+async function executeWithModel(deps: ExecutorDeps, ask: Ask, input: NodeInput) {
+  const { task, node, context } = input;
+  if (isWriteStep(deps, node)) return draftWithModel(deps, ask, input);
   if (node.kind === 'compute') {
     let code = node.code;
     let tokens = 0;
@@ -121,6 +129,25 @@ async function executeWithModel(deps: ExecutorDeps, ask: Ask, { task, node, cont
     output: { summary: markdown || raw.summary, ...(raw.facts ? { facts: raw.facts } : {}) },
     tokens: r.tokens,
   };
+}
+
+/**
+ * A writing step in Claude mode: the model drafts the write tool's arguments from the results it depends
+ * on — the write tool itself offered and forced, so its input is the draft — and the draft is checked
+ * against the tool's schema and proposed as a card (draftWrite). The tool is never run here.
+ */
+async function draftWithModel(deps: ExecutorDeps, ask: Ask, { task, node, context }: NodeInput) {
+  const def = node.tool ? deps.registry.toModelTools((t) => t.name === node.tool)[0] : undefined;
+  if (!def)
+    throw new PreconditionError(`${node.tool ?? 'the write tool'} is not configured on this deployment`);
+  const hints = node.args ? `\nThe plan suggested these arguments: ${JSON.stringify(node.args)}` : '';
+  const r = await ask(
+    'main',
+    def,
+    `Task ${task.id}`,
+    `Step: ${node.goal}\n${contextText(context)}${hints}\n\nDraft this ${def.name} from the results above. You only draft it: a person approves it before anything is sent. Use only what the results say, with no placeholders.`,
+  );
+  return { output: draftWrite(deps, node, context, r.input), tokens: r.tokens };
 }
 
 function toolInput(res: ModelResponse, name: string): Record<string, unknown> {
@@ -164,7 +191,7 @@ function contextText(c: NodeContext): string {
 const SYSTEM = [
   'You are the research planner of Switchboard, the assistant of a small property-management team.',
   'You split research goals into steps that run in parallel, pick read tools for lookups, and write reports.',
-  'You never write, send or change anything: research only reads. Arguments may use {{phone}}, {{email}} or {{name}} placeholders filled from earlier steps.',
+  'Research only reads: you never send or change anything. A step of kind "write" names a write tool and is only drafted; a person approves it as a card before it is sent. Arguments may use {{phone}}, {{email}}, {{name}} or {{results}} placeholders filled from earlier steps.',
 ].join(' ');
 
 const stepSchema = {
@@ -172,7 +199,7 @@ const stepSchema = {
   properties: {
     key: { type: 'string', description: 'short id, letters/digits' },
     goal: { type: 'string' },
-    kind: { type: 'string', enum: ['plan', 'read', 'compute', 'web'] },
+    kind: { type: 'string', enum: ['plan', 'read', 'compute', 'web', 'write'] },
     tool: { type: 'string' },
     args: { type: 'object' },
     code: { type: 'string' },

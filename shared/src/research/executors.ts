@@ -38,12 +38,51 @@ export async function runReadTool(
   });
 }
 
-/** Rules mode's executor of an atomic node: one read tool, or checked code in the sandbox. */
+/** A step that would write: kind `write`, or any atomic step whose tool turns out to be a write tool. */
+export function isWriteStep(deps: ExecutorDeps, node: Pick<ResearchNode, 'kind' | 'tool'>): boolean {
+  if (node.kind === 'write') return true;
+  return !!node.tool && deps.registry.has(node.tool) && deps.registry.get(node.tool).kind === 'write';
+}
+
+/** The finished dependencies' results as one text, for a `{{results}}` placeholder in a drafted write. */
+export function resultsText(context: NodeContext): string {
+  return context.inputs.map((i) => `${i.goal}:\n${i.summary}`).join('\n\n');
+}
+
+/**
+ * A writing step never writes (SPEC §6: writes go through the guard and a person): its arguments are drafted
+ * — placeholders filled from the facts and `{{results}}` — and checked against the write tool's schema.
+ * The output carries the proposal; the engine hands it to a run in the task's conversation, which makes it
+ * an approval card like any other write. `drafted` are arguments the model wrote (Claude mode).
+ */
+export function draftWrite(
+  deps: ExecutorDeps,
+  node: ResearchNode,
+  context: NodeContext,
+  drafted?: Record<string, unknown>,
+): NodeOutput {
+  const tool = node.tool;
+  if (!tool) throw new ValidationError(`writing step ${node.id} names no tool`);
+  if (!deps.registry.has(tool)) throw new PreconditionError(`${tool} is not configured on this deployment`);
+  const t = deps.registry.get(tool);
+  if (t.kind !== 'write') throw new ValidationError(`${tool} is not a write tool`);
+  const args = drafted ?? fillArgs(node.args ?? {}, { ...context.facts, results: resultsText(context) });
+  const valid = deps.registry.validateArgs(tool, args);
+  if (!valid.ok) throw new ValidationError(`the drafted ${tool} is not valid: ${valid.reason}`);
+  const summary = t.summarize(valid.args);
+  return {
+    summary: `Drafted for approval: ${summary}. It waits as a card in the conversation; nothing was sent.`,
+    proposal: { tool, args: valid.args, summary },
+  };
+}
+
+/** Rules mode's executor of an atomic node: one read tool, checked code in the sandbox, or a drafted write. */
 export async function executeNode(
   deps: ExecutorDeps,
   node: ResearchNode,
   context: NodeContext,
 ): Promise<NodeOutput> {
+  if (isWriteStep(deps, node)) return draftWrite(deps, node, context);
   if (node.kind === 'compute') return runCompute(deps, node.code ?? '', context);
   if (node.kind === 'web' && !deps.webAllowed)
     throw new PreconditionError('web steps are off on this deployment (WEB_ALLOWED_DOMAINS is empty)');

@@ -83,6 +83,7 @@ export async function decideApproval(
   } else {
     patch = {
       decidedBy: input.user.email,
+      ...(input.user.name ? { decidedByName: input.user.name } : {}),
       decidedAt: at,
       updatedAt: at,
       denyReason: input.reason?.slice(0, 1000) ?? '',

@@ -4,6 +4,7 @@ import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
 import { isRetryRun } from './retry-action';
+import { type RunDigestDeps, runDigest } from './run-digest';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
 import { runFollowUp } from './run-followup';
 import { runRedraft } from './run-redraft';
@@ -17,6 +18,8 @@ export interface ProcessEventDeps extends AdmitDeps, RunEventGroupDeps {
   log: Log;
   /** Web Push delivery; absent when no VAPID key pair is configured (push is off on this deployment). */
   push?: SendNotificationDeps;
+  /** The team's preferences partition (follow #20): the digest reads whose hour it is. */
+  facts?: RunDigestDeps['facts'];
 }
 
 /**
@@ -35,6 +38,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     result = { outcome: 'notified' };
   } else if (event.type === 'timer.fired' && event.payload.kind === 'followup') {
     result = await fireFollowUp(deps, event);
+  } else if (event.type === 'timer.fired' && event.payload.kind === 'digest') {
+    result = await fireDigest(deps, event);
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);
@@ -79,6 +84,19 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
 function fireFollowUp(deps: ProcessEventDeps, event: Extract<EventEnvelope, { type: 'timer.fired' }>) {
   if (!deps.followups) return Promise.resolve({ outcome: 'follow-ups are not kept on this deployment' });
   return runFollowUp({ ...deps, followups: deps.followups, timezone: deps.settings.timezone }, event);
+}
+
+function fireDigest(deps: ProcessEventDeps, event: Extract<EventEnvelope, { type: 'timer.fired' }>) {
+  if (!deps.facts) return Promise.resolve({ outcome: 'preferences are not kept on this deployment' });
+  return runDigest(
+    {
+      ...deps,
+      facts: deps.facts,
+      ...(deps.cardTimers?.timers ? { timers: deps.cardTimers.timers } : {}),
+      teamTimezone: deps.settings.timezone,
+    },
+    event,
+  );
 }
 
 async function notify(deps: ProcessEventDeps, payload: NotifyPayload) {

@@ -14,6 +14,7 @@ import type { CallStore } from '../ports/call-store';
 import type { FollowUpStore } from '../ports/followup-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
+import type { ConditionDeps } from './check-followup-condition';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
 import {
@@ -25,6 +26,8 @@ import {
   type PersonThread,
   personKeyOf,
 } from './person-thread';
+import { proposeResearchWrite } from './propose-research-write';
+import { researchChatReview } from './research-chat-review';
 import { runResearchNode } from './run-research-node';
 import { leadStateAfterInbound, setLeadState } from './set-lead-state';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
@@ -44,6 +47,9 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   calls?: CallStore;
   /** Scheduled conditional texts and reminders (follow #20). */
   followups?: FollowUpStore;
+  /** What follow-up conditions check at their time: ClickUp tasks and calendar events, when connected. */
+  board?: ConditionDeps['board'];
+  calendar?: ConditionDeps['calendar'];
   /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
   research?: ResearchDeps;
 }
@@ -82,6 +88,8 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
       deps = await openTurn(deps, p.conversationId, `run_${primary.id}`);
       const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
       if (gate) return gate;
+      const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user);
+      if (reviewed) return reviewed;
       return driveRun(deps, {
         conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
         trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
@@ -118,9 +126,10 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'email.sent':
       return supersedeForSentMail(deps, primary);
     case 'research.node':
-      return deps.research
-        ? runResearchNode(deps.research, primary)
-        : { outcome: 'research is not configured' };
+      if (!deps.research) return { outcome: 'research is not configured' };
+      return primary.payload.step === 'propose'
+        ? proposeResearchWrite({ ...deps, research: deps.research }, primary)
+        : runResearchNode(deps.research, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }
@@ -170,13 +179,13 @@ async function conversationFor(deps: RunEventGroupDeps, person: Person, eventId:
       break;
     }
   }
-  let turn = await openTurn(deps, convId ?? `c_${eventId}`, `run_${eventId}`);
+  let turn = await openTurn(deps, convId ?? `c_${eventId}`, `run_${eventId}`, { isNew: !convId });
   let existing = convId ? await turn.conversations.get(convId) : undefined;
   if (existing && !isFresh(existing, deps.clock(), deps.settings.threadWindowDays)) {
     // Quiet for longer than the window: a new conversation (the keys are repointed when it is created).
     existing = undefined;
     foundBy = undefined;
-    turn = await openTurn(deps, `c_${eventId}`, `run_${eventId}`);
+    turn = await openTurn(deps, `c_${eventId}`, `run_${eventId}`, { isNew: true });
   }
   const thread: PersonThread = {
     ...(existing ? { conversation: existing } : {}),
@@ -377,6 +386,7 @@ async function inboundEmail(
     text: `${ev.payload.subject}\n\n${ev.payload.text}`,
     at: ev.occurredAt,
     author: name,
+    email: { from: ev.payload.from, subject: ev.payload.subject },
   }));
   // A newer email from outside withdraws the thread's waiting draft; team mail is a request, not news.
   if (!team) await supersedeForNewerInbound(deps, existing, name, e.subject || e.text, `run_${primary.id}`);

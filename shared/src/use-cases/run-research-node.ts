@@ -5,6 +5,7 @@ import { AppError, isAppError } from '../errors';
 import type { ResearchGraph } from '../ports/research-store';
 import type { PlanEdits } from '../research/brain';
 import { enqueueStep, type ResearchDeps } from '../research/engine-deps';
+import { announceReview } from '../research/review-message';
 import { finalizeResearch } from './finalize-research';
 
 export interface NodeOutcome {
@@ -54,6 +55,8 @@ export async function runResearchNode(
     return { outcome: 'task cancelled' };
   }
   if (p.step === 'replan') return replanRoot(deps, graph, node);
+  // A drafted write becomes a card in a run of the conversation (use-cases/propose-research-write).
+  if (p.step === 'propose') return { outcome: `node ${node.id}: proposals are run by the agent` };
   if (ENDED.has(node.status)) {
     await propagate(deps, graph, node);
     return { outcome: `node ${node.id} already ${node.status}; propagated` };
@@ -129,7 +132,9 @@ async function planNode(deps: ResearchDeps, graph: ResearchGraph, node: Research
     });
   const why = node.parentId ? undefined : reviewReason(decided.items, deps.limits);
   if (why && !graph.task.reviewedBy) {
-    await deps.research.saveDraft(graph.task.id, decided.items, why, deps.clock().toISOString());
+    const at = deps.clock().toISOString();
+    await deps.research.saveDraft(graph.task.id, decided.items, why, at);
+    await announceReview(deps, graph.task, decided.items, why, at);
     await publish(deps, node, 'REVIEW');
     return { outcome: `plan of ${node.id} waits for review: ${why}` };
   }
@@ -146,11 +151,14 @@ async function decidePlan(
   | { kind: 'leaf'; leaf: ResearchNode; output: NodeOutput; tokens: number }
   | { kind: 'plan'; items: PlanItem[] }
 > {
-  // A plan step whose sub-steps are already known (a template, a person's edit) is not asked again; at the
-  // depth limit a step can only be atomic.
-  const atom = node.subtasks?.length
-    ? ({ atomic: false, tokens: 0 } as const)
-    : await deps.brain.atomize({ ...input, mustBeAtomic: node.depth >= deps.limits.maxDepth - 1 });
+  // A plan step whose sub-steps are already known (a template, a person's edit, a plan given to the API)
+  // runs as given, in both modes: no brain is asked to atomize or plan it again.
+  if (node.subtasks?.length) {
+    validatePlan(node.subtasks, { ...deps.limits, maxDepth: deps.limits.maxDepth - node.depth });
+    return { kind: 'plan', items: node.subtasks };
+  }
+  // At the depth limit a step can only be atomic.
+  const atom = await deps.brain.atomize({ ...input, mustBeAtomic: node.depth >= deps.limits.maxDepth - 1 });
   if (atom.atomic) {
     const leaf: ResearchNode = { ...node, ...atom.item, kind: atom.item.kind };
     const { output, tokens } = await deps.brain.execute({ ...input, node: leaf });
@@ -183,7 +191,9 @@ export async function materializePlan(
   });
   if (made === 'over_budget')
     return fail(deps, graph, node, `budget: more than ${graph.task.budget.maxNodes} steps in the task`);
-  for (const c of children) if (c.status === 'READY') await enqueueStep(deps, c, 'run');
+  // Sent side by side: the leaves' start is the fan-out's latency (a failed send throws, the message comes
+  // back, and the PLAN_DONE branch re-sends every READY child under the same ids).
+  await Promise.all(children.filter((c) => c.status === 'READY').map((c) => enqueueStep(deps, c, 'run')));
   await publish(deps, node, 'PLAN_DONE');
   return { outcome: `node ${node.id} planned ${children.length} steps` };
 }
@@ -252,6 +262,9 @@ async function complete(
 export async function propagate(deps: EngineDeps, graph: ResearchGraph, node: ResearchNode) {
   const taskId = graph.task.id;
   const now = deps.clock().toISOString();
+  // A writing step's draft goes to the conversation as a card: its own message (fixed id, so a repeat after
+  // a crash is a ledger duplicate), sent before the fan-in so a crash here cannot lose it.
+  if (node.status === 'DONE' && node.output?.proposal) await enqueueStep(deps, node, 'propose');
   for (const d of node.dependents) {
     const r = await deps.research.countDown(taskId, d, 'pendingDeps', node.id);
     await deps.faults?.afterCountDown?.(node, d);
@@ -321,7 +334,9 @@ async function replanRoot(
   const planned = await deps.brain.plan({ task: graph.task, node, context, edits });
   validatePlan(planned.items, deps.limits);
   const why = reviewReason(planned.items, deps.limits) ?? 're-planned from your edits';
-  await deps.research.saveDraft(graph.task.id, planned.items, why, deps.clock().toISOString());
+  const at = deps.clock().toISOString();
+  await deps.research.saveDraft(graph.task.id, planned.items, why, at);
+  await announceReview(deps, graph.task, planned.items, why, at);
   await publish(deps, node, 'REVIEW');
   return { outcome: 're-planned' };
 }

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
+import { preferencesResponse, type SavePersonalPreferences } from '../../../shared/src/contracts/preferences';
 import { type PlanItem, researchView } from '../../../shared/src/contracts/research';
 import {
   deleteWorkspaceFileResponse,
@@ -185,6 +186,10 @@ export function createApi(getToken: GetToken) {
       request('POST', '/api/workspace/diff', diffWorkspaceFileResponse, { path, text }),
     tryPolicy: (input: TryPolicyRequest) =>
       request('POST', '/api/admin/policy/try', tryPolicyResponse, input),
+    // Follow #20: a person's own preferences (settings → Preferences).
+    preferences: () => request('GET', '/api/me/preferences', preferencesResponse),
+    savePreferences: (patch: SavePersonalPreferences) =>
+      request('PUT', '/api/me/preferences', preferencesResponse, patch),
   };
 }
 export type Api = ReturnType<typeof createApi>;

@@ -1,6 +1,7 @@
 import {
   GetCommand,
   QueryCommand,
+  type QueryCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -40,6 +41,7 @@ export function dynamoTurnStore(t: DynamoTable): TurnStore {
       return res.Item?.conversationId as string | undefined;
     },
     load: (conversationId, runId) => loadTurn(t, conversationId, runId),
+    recentMessages: (conversationId, limit) => recentMessages(t, conversationId, limit),
     async commit(conversationId, writes) {
       if (writes.length === 0) return;
       const plan = foldWrites(t.tableName, conversationId, writes);
@@ -48,35 +50,93 @@ export function dynamoTurnStore(t: DynamoTable): TurnStore {
   };
 }
 
+/** Closed cards: nothing a later turn does depends on them (a retry of a failed card is the API's). */
+const CLOSED_CARDS = ['DENIED', 'EXECUTED', 'EXPIRED', 'SUPERSEDED'] as const;
+const ACTIVE_RUNS = ['running', 'awaiting_approval'] as const;
+
 /**
- * One query of the partition (strongly consistent, as the run and card reads were). The audit trail and other
- * runs' steps are filtered out server-side (they still count against the 1 MB a query page reads: a partition
- * larger than that costs one more request per MB).
+ * The turn's read, bounded by what a turn can act on rather than by the conversation's age, as queries of the
+ * partition run together (strongly consistent, as the run and card reads were). Sort keys are grouped by kind
+ * (`ACTION#` < `AUDIT#` < `INTENT` < `META` < `MSG#` < `RUN#` < `STEP#`), so each query names only the ranges it
+ * needs: messages (the largest part, read on demand by `recentMessages`), other runs' steps and anything after
+ * them are never read at all. Within the two ranges read, the audit trail, closed cards of earlier runs and
+ * finished runs are filtered out server-side: they still count against the 1 MB a query page reads, which a
+ * conversation reaches after roughly a thousand cards (one more request per MB).
  */
 async function loadTurn(t: DynamoTable, conversationId: string, runId?: string): Promise<TurnSnapshot> {
+  const pk = `CONV#${conversationId}`;
+  const run = runId ?? '';
+  const [state, runs] = await Promise.all([
+    queryPartition(t, {
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+      // Keys cannot be filtered on: audit entries are the items with an `actor`, cards the ones with a `tool`.
+      FilterExpression: `attribute_not_exists(#actor) AND (attribute_not_exists(#tool) OR #run = :run OR NOT (#status IN (${CLOSED_CARDS.map((_, i) => `:c${i}`).join(', ')})))`,
+      ExpressionAttributeNames: { '#actor': 'actor', '#tool': 'tool', '#run': 'runId', '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':p': pk,
+        ':from': 'ACTION#',
+        ':to': 'META',
+        ':run': run,
+        ...Object.fromEntries(CLOSED_CARDS.map((c, i) => [`:c${i}`, c])),
+      },
+    }),
+    queryPartition(t, {
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :r)',
+      FilterExpression: '#id = :run OR #status IN (:a0, :a1)',
+      ExpressionAttributeNames: { '#id': 'id', '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':p': pk,
+        ':r': 'RUN#',
+        ':run': run,
+        ':a0': ACTIVE_RUNS[0],
+        ':a1': ACTIVE_RUNS[1],
+      },
+    }),
+  ]);
+  // The driven run's steps only when the run exists (a resumed or redelivered turn): a new run has none yet.
+  const steps = runs.some((i) => i.id === runId)
+    ? await queryPartition(t, {
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': pk, ':s': `STEP#${runId}#` },
+      })
+    : [];
+  return snapshotOf([...state, ...runs, ...steps]);
+}
+
+/** Every page of one query of the partition (a filtered page may come back short or empty; keep going). */
+async function queryPartition(
+  t: DynamoTable,
+  input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>,
+): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   let start: Record<string, unknown> | undefined;
   do {
     const res = await t.doc.send(
-      new QueryCommand({
-        TableName: t.tableName,
-        KeyConditionExpression: 'pk = :p',
-        // Keys cannot be filtered on: audit entries are the items with an `actor`, steps the ones with a `seq`.
-        FilterExpression: 'attribute_not_exists(#actor) AND (attribute_not_exists(#seq) OR #run = :run)',
-        ExpressionAttributeNames: { '#actor': 'actor', '#seq': 'seq', '#run': 'runId' },
-        ExpressionAttributeValues: { ':p': `CONV#${conversationId}`, ':run': runId ?? '' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
+      new QueryCommand({ ...input, TableName: t.tableName, ConsistentRead: true, ExclusiveStartKey: start }),
     );
     items.push(...(res.Items ?? []));
     start = res.LastEvaluatedKey;
   } while (start);
-  return snapshotOf(items);
+  return items;
+}
+
+/** The newest `limit` messages (one page read backwards from the newest), oldest first. */
+async function recentMessages(t: DynamoTable, conversationId: string, limit: number): Promise<Message[]> {
+  const res = await t.doc.send(
+    new QueryCommand({
+      TableName: t.tableName,
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :m)',
+      ExpressionAttributeValues: { ':p': `CONV#${conversationId}`, ':m': 'MSG#' },
+      ScanIndexForward: false,
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return (res.Items ?? []).reverse().map((i) => stripKeys<Message>(i) as Message);
 }
 
 function snapshotOf(items: Array<Record<string, unknown>>): TurnSnapshot {
-  const snap: TurnSnapshot = { runs: [], steps: [], messages: [], actions: [] };
+  const snap: TurnSnapshot = { runs: [], steps: [], actions: [] };
   for (const raw of items) {
     const sk = raw.sk as string;
     const item = stripKeys<Record<string, unknown>>(raw) as Record<string, unknown>;
@@ -84,7 +144,6 @@ function snapshotOf(items: Array<Record<string, unknown>>): TurnSnapshot {
     else if (sk === 'INTENT') snap.intent = item.intent as PendingIntent;
     else if (sk.startsWith('RUN#')) snap.runs.push(item as unknown as Run);
     else if (sk.startsWith('STEP#')) snap.steps.push(item as unknown as RunStep);
-    else if (sk.startsWith('MSG#')) snap.messages.push(item as unknown as Message);
     else if (sk.startsWith('ACTION#')) snap.actions.push(item as unknown as PendingAction);
   }
   return snap;

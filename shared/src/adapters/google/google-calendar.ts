@@ -160,6 +160,7 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
         ...(a.responseStatus ? { response: a.responseStatus } : {}),
       })),
       ...(e.htmlLink ? { link: e.htmlLink } : {}),
+      ...(e.status === 'cancelled' ? { cancelled: true } : {}),
     };
   };
 
@@ -255,5 +256,14 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
     },
 
     findCreated,
+
+    async getEvent(eventId: string) {
+      try {
+        return await getById(eventId);
+      } catch (e) {
+        if (e instanceof NotFoundError) return undefined;
+        throw e;
+      }
+    },
   };
 }

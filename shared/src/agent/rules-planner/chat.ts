@@ -4,10 +4,11 @@ import { respond } from './helpers';
 import type { ChatIntent, Slots } from './intent';
 import { CHAT_INTENTS } from './intents';
 
-const CANCEL = /^\s*(cancel|never\s?mind|start over|forget it|stop)\b/i;
+// "Stop requiring approval for …" / "stop paging without approval" are policy requests, not a cancel.
+const CANCEL = /^\s*(cancel|never\s?mind|start over|forget it|stop)\b(?![\s\S]*\bapproval\b)/i;
 
 const HELP =
-  'I can text a contact ("text Maria that the plumber comes at 3"), email someone, put an event on the calendar, create a task, look up a contact, tell you what is on the calendar, or remember something. What would you like?';
+  'I can text a contact ("text Maria that the plumber comes at 3"), email someone, put an event on the calendar, create a task, look up a contact, tell you what is on the calendar, remember something, or propose a policy change for an admin ("require approval for paging"). What would you like?';
 
 type Intent = { intent: string; slots: Slots };
 

@@ -42,7 +42,7 @@ export function validatePlan(items: readonly PlanItem[], limits: ResearchLimits,
       if (!keys.has(d)) throw new ValidationError(`step “${i.key}” depends on unknown step “${d}”`);
       if (d === i.key) throw new ValidationError(`step “${i.key}” depends on itself`);
     }
-    if ((i.kind === 'read' || i.kind === 'web') && !i.tool)
+    if ((i.kind === 'read' || i.kind === 'web' || i.kind === 'write') && !i.tool)
       throw new ValidationError(`step “${i.key}” needs a tool`);
     if (i.kind === 'plan' && i.subtasks) validatePlan(i.subtasks, limits, depth + 1);
   }

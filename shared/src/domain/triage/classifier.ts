@@ -1,4 +1,5 @@
 import { judgeUrgency } from '../urgency';
+import { backstopOf } from './backstop';
 import { EMERGENCY_KINDS, type EmergencyKind, TRIAGE_CLASSES, type TriageClass } from './labels';
 import { type LinearPrediction, loadLinear } from './linear';
 import type { TriageModelJson } from './train';
@@ -48,12 +49,22 @@ function best(p: LinearPrediction): [string, number] {
   return Object.entries(p.probabilities).reduce((a, b) => (b[1] > a[1] ? b : a), ['other', 0]);
 }
 
+/** Knobs for cross-validation and the bench's comparison rows; production uses the defaults. */
+export interface ClassifierOptions {
+  emergencyThreshold?: number;
+  /** The safety-phrase backstop (backstop.ts); off only to measure what it adds. */
+  backstop?: boolean;
+}
+
 /**
  * The shipped classifier: the generated models (trained at build time, `npm run train:triage`) plus the
- * keyword floor. Where they disagree on an emergency, the floor wins (issue 17): never fewer pages than the
- * keyword rules gave. The models are indexed on first use so a cold start that never triages pays nothing.
+ * keyword floor and the safety-phrase backstop. Where they disagree on an emergency, the floor wins (issue
+ * 17): never fewer pages than the keyword rules gave. The models are indexed on first use so a cold start that never triages pays nothing.
  */
-export function createTriageClassifier(model: TriageModelJson = TRIAGE_MODEL): TriageClassifier {
+export function createTriageClassifier(
+  model: TriageModelJson = TRIAGE_MODEL,
+  { emergencyThreshold = EMERGENCY_THRESHOLD, backstop: withBackstop = true }: ClassifierOptions = {},
+): TriageClassifier {
   let classes: ReturnType<typeof loadLinear> | undefined;
   let kinds: ReturnType<typeof loadLinear> | undefined;
   const kindOf = (text: string): EmergencyKind | undefined => {
@@ -69,20 +80,22 @@ export function createTriageClassifier(model: TriageModelJson = TRIAGE_MODEL): T
       const [top, score] = best(p);
       const pEmergency = p.probabilities.emergency ?? 0;
       const modelClass: TriageClass =
-        pEmergency >= EMERGENCY_THRESHOLD ? 'emergency' : isClass(top) ? top : 'other';
+        pEmergency >= emergencyThreshold ? 'emergency' : isClass(top) ? top : 'other';
       const floor = judgeUrgency(input, [...urgentKeywords]);
-      if (modelClass === 'emergency' || floor.urgent) {
+      const backstop = withBackstop ? backstopOf(input) : undefined;
+      if (modelClass === 'emergency' || floor.urgent || backstop) {
         const byKeywordFloor = modelClass !== 'emergency';
         const hint = floor.matched.join(' ');
         const kind = byKeywordFloor
-          ? (FLOOR_KINDS.find(([re]) => re.test(hint))?.[1] ?? kindOf(input))
+          ? (FLOOR_KINDS.find(([re]) => re.test(hint))?.[1] ?? backstop?.kind ?? kindOf(input))
           : kindOf(input);
+        const floorCues = floor.urgent ? floor.matched : backstop ? [backstop.phrase] : [];
         return {
           triageClass: 'emergency',
           ...(kind ? { kind } : {}),
           modelClass,
           confidence: pEmergency,
-          cues: byKeywordFloor ? floor.matched : cuesOf(p, 'emergency'),
+          cues: byKeywordFloor ? floorCues : cuesOf(p, 'emergency'),
           byKeywordFloor,
         };
       }

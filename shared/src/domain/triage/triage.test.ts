@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { backstopOf } from './backstop';
 import { createTriageClassifier } from './classifier';
 import { loadCorpus, splitCorpus } from './corpus';
 import { evaluate } from './evaluate';
@@ -15,13 +16,14 @@ const KEYWORDS =
 
 /**
  * What the shipped model must keep doing on the held-apart split: regression floors at what it reaches
- * today (87.3% / 97.2% / 89.0% after eight prompt-injection lines joined "other": an injected "SYSTEM: …
- * send all pending messages now" no longer reads as a security emergency that pages on-call), so a retrain
- * that regresses fails CI. The issue's targets are accuracy
- * ≥ 95%, emergency recall 100% and precision ≥ 90%, which it does not reach yet.
- * `npm run bench triage` prints the figures beside the keyword baseline.
+ * today (87.3% / 96.8% / 88.8% on 757 held apart, after 90 new corpus lines and the safety-phrase
+ * backstop; the backstop was chosen on cross-validation of the training split and, measured once on the
+ * held-apart split, caught nothing the model and keywords missed there and flagged one message more), so a
+ * retrain that regresses fails CI. The issue's targets are accuracy ≥ 95%, emergency recall 100% and
+ * precision ≥ 90%, which it does not reach. `npm run bench triage` prints the figures beside the keyword
+ * baseline.
  */
-const FLOORS = { accuracy: 0.87, emergencyRecall: 0.96, emergencyPrecision: 0.885 };
+const FLOORS = { accuracy: 0.87, emergencyRecall: 0.965, emergencyPrecision: 0.885 };
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
@@ -73,6 +75,20 @@ describe('triage model', () => {
     const floored = await classifier.classify('thanks, see you tomorrow', ['tomorrow']);
     expect(floored).toMatchObject({ triageClass: 'emergency', modelClass: 'thanks', byKeywordFloor: true });
     expect(floored.cues).toEqual(['tomorrow']);
+  });
+
+  it('pages on a safety phrase the model reads as routine, and says which phrase', async () => {
+    const classifier = createTriageClassifier();
+    const text = 'my husband is having a stroke, please send someone to open the back door for the EMTs';
+    const r = await classifier.classify(text, KEYWORDS);
+    expect(r).toMatchObject({ triageClass: 'emergency', kind: 'medical' });
+    if (r.byKeywordFloor) expect(r.cues).toEqual(['having a stroke']);
+    const device = await classifier.classify(
+      'the smoke detector in the hall chirps, battery is low',
+      KEYWORDS,
+    );
+    expect(backstopOf('the smoke detector in the hall chirps, battery is low')).toBeUndefined();
+    expect(device.kind ?? 'none').not.toBe('medical');
   });
 
   it('names an emergency without its keywords, with its kind and the words that weighed', async () => {

@@ -1,8 +1,14 @@
 import { useId, useState } from 'react';
-import type { CardRedraft, MediaRef, PendingAction } from '../../../../shared/src/contracts/conversations';
+import type {
+  CardRedraft,
+  MediaRef,
+  Message,
+  PendingAction,
+} from '../../../../shared/src/contracts/conversations';
 import { ScheduleFacts } from '../followups/followup-list';
 import { MediaThumbs } from '../media/media-thumbs';
 import { PolicyChangeDiff } from '../workspace-files/policy-change-diff';
+import { AnsweredEmail } from './answered-email';
 import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fields';
 import { Insights } from './card-insights';
 import { CardQuestions } from './card-questions';
@@ -24,12 +30,15 @@ export function ApprovalCard({
   contact,
   onDecided,
   media,
+  answers,
 }: {
   action: PendingAction;
   contact?: ContactLike;
   onDecided: (updated?: PendingAction) => void;
   /** Photos of the message the card answers (follow #20), shown small above the draft. */
   media?: MediaRef[] | undefined;
+  /** The inbound message the card answers: an email reply card shows that email (cards #18). */
+  answers?: Message | undefined;
 }) {
   const view = toolView(action.tool, action.args);
   const editable = view.editable.filter((k) => typeof action.args[k] === 'string');
@@ -66,6 +75,7 @@ export function ApprovalCard({
       </header>
       <Recipients action={action} view={view} contact={contact} />
       {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
+      {answers?.channel === 'email' && action.tool === 'send_email' && <AnsweredEmail message={answers} />}
       {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
       {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
       {editable.map((k) => (

@@ -1,11 +1,14 @@
-import type { PendingAction } from '../../../../shared/src/contracts/conversations';
+import type { CardPerson, PendingAction } from '../../../../shared/src/contracts/conversations';
 import { formatPhone } from '../../lib/format';
 import { fieldLabel, type toolView } from './tool-views';
 
 export type ContactLike = { name?: string; phone?: string; email?: string } | undefined;
 type View = ReturnType<typeof toolView>;
 
-/** To whom the write goes, named from the conversation's contact where the number or address matches. */
+/**
+ * FROM (the line or mailbox) and TO as people — "Maria Lopez · tenant · 12 Oak St #2" with the number under
+ * it — from the names fixed on the card when it was made; older cards fall back to the conversation's contact.
+ */
 export function Recipients({
   action,
   view,
@@ -15,25 +18,64 @@ export function Recipients({
   view: View;
   contact?: ContactLike;
 }) {
-  return view.recipients
-    .filter((k) => action.args[k] !== undefined)
-    .map((k) => (
-      <p key={k} className="approval-recipient">
-        <span className="field-label">{fieldLabel(k)}</span>
-        <span>{recipientText(action.args[k], contact)}</span>
-      </p>
-    ));
+  const people = action.people;
+  const from = people?.from;
+  return (
+    <div className="approval-people">
+      {from && (
+        <p className="approval-recipient">
+          <span className="field-label">From</span>
+          <span>
+            {from.label}
+            {from.address && <span className="muted"> · {shownAddress(from.address)}</span>}
+          </span>
+        </p>
+      )}
+      {view.recipients
+        .filter((k) => action.args[k] !== undefined)
+        .map((k) => (
+          <p key={k} className="approval-recipient">
+            <span className="field-label">{fieldLabel(k)}</span>
+            <span className="people-list">{personList(action.args[k], people?.to ?? [], contact)}</span>
+          </p>
+        ))}
+    </div>
+  );
 }
 
-function recipientText(value: unknown, contact: ContactLike): string {
-  const one = (v: unknown) => {
-    const s = String(v);
-    if (contact?.phone && s === contact.phone && contact.name) return `${contact.name} · ${formatPhone(s)}`;
-    if (contact?.email && s.toLowerCase() === contact.email.toLowerCase() && contact.name)
-      return `${contact.name} · ${s}`;
-    return s.startsWith('+') ? formatPhone(s) : s;
-  };
-  return Array.isArray(value) ? value.map(one).join(', ') : one(value);
+const shownAddress = (s: string) =>
+  s.startsWith('+') ? formatPhone(s) : s.replace(/^.*<([^<>]+)>.*$/, '$1');
+
+function personList(value: unknown, known: CardPerson[], contact: ContactLike) {
+  const values = Array.isArray(value)
+    ? value.map(String)
+    : String(value)
+        .split(/,(?![^<]*>)/)
+        .map((v) => v.trim())
+        .filter(Boolean);
+  return values.map((v) => <PersonLine key={v} person={personFor(v, known, contact)} />);
+}
+
+function personFor(v: string, known: CardPerson[], contact: ContactLike): CardPerson {
+  const hit = known.find((p) => p.address === v);
+  if (hit) return hit;
+  const bare = shownAddress(v).toLowerCase();
+  if (contact?.name && (contact.phone === v || contact.email?.toLowerCase() === bare))
+    return { address: v, name: contact.name };
+  return { address: v };
+}
+
+/** A name first (with role and property), the number or address small under it; an unknown is the address. */
+function PersonLine({ person }: { person: CardPerson }) {
+  const about = [person.team ? 'team' : person.role, person.property].filter(Boolean).join(' · ');
+  if (!person.name) return <span className="person">{shownAddress(person.address)}</span>;
+  return (
+    <span className="person">
+      <strong>{person.name}</strong>
+      {about && <span> · {about}</span>}
+      <span className="muted person-address">{shownAddress(person.address)}</span>
+    </span>
+  );
 }
 
 /** One text field of the draft: editable in place while the card is pending, read-only after. */
@@ -59,10 +101,14 @@ export function DraftField(props: {
           id={id}
           className="draft"
           value={value}
-          rows={Math.min(
-            focus ? 14 : 10,
-            Math.max(field === 'subject' ? 1 : 3, Math.ceil(value.length / 38) + value.split('\n').length),
-          )}
+          rows={
+            field === 'subject'
+              ? Math.min(3, Math.ceil(value.length / 44) || 1)
+              : Math.min(
+                  focus ? 14 : 10,
+                  Math.max(3, Math.ceil(value.length / 38) + value.split('\n').length),
+                )
+          }
           // biome-ignore lint/a11y/noAutofocus: the person just asked for something only an edit can do.
           autoFocus={focus}
           maxLength={max}

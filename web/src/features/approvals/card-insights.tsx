@@ -1,4 +1,5 @@
 import type { PendingAction, ReviewScore } from '../../../../shared/src/contracts/conversations';
+import { whySentences } from './why-sentences';
 
 /** The reviewer's scores and the policy's reasoning; what is missing stays visible, the rest folds away. */
 export function Insights({ action }: { action: PendingAction }) {
@@ -27,21 +28,46 @@ export function Insights({ action }: { action: PendingAction }) {
           </ul>
         </div>
       )}
-      {reviews.map(([label, r]) => (
-        <ReviewDetails key={label} label={label} review={r} />
-      ))}
-      {why.length > 0 && (
-        <details className="why">
-          <summary>Why this is allowed</summary>
-          <ul>
-            {why.map((w) => (
-              <li key={w}>
-                <code>{w}</code>
-              </li>
+      {reviews
+        .filter(([, r]) => worthShowing(r))
+        .map(([label, r]) => (
+          <ReviewDetails key={label} label={label} review={r} />
+        ))}
+      {why.length > 0 && <Why why={why} action={action} />}
+    </div>
+  );
+}
+
+/** A score only when it says something: an issue found, or below 8 (a 9/10 on every card is noise). */
+export function worthShowing(r: ReviewScore): boolean {
+  return r.issues.length > 0 || r.score < 8;
+}
+
+/** The policy's reasons as sentences; the rule trace itself one tap away for whoever wants to check it. */
+function Why({ why, action }: { why: string[]; action: PendingAction }) {
+  const sentences = whySentences(why, action.people?.to ?? []);
+  return (
+    <div className="why">
+      {sentences.length > 0 && (
+        <>
+          <strong className="why-title">Why</strong>
+          <ul className="why-sentences">
+            {sentences.map((s) => (
+              <li key={s}>{s}</li>
             ))}
           </ul>
-        </details>
+        </>
       )}
+      <details className="why-trace">
+        <summary>Rule trace</summary>
+        <ul>
+          {why.map((w) => (
+            <li key={w}>
+              <code>{w}</code>
+            </li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }

@@ -61,7 +61,8 @@ export function Timeline({
                 action={item.action}
                 contact={contact}
                 onDecided={onDecided}
-                media={photosAnswered(items, index)}
+                media={answeredMessage(items, index)?.media}
+                answers={answeredMessage(items, index)}
               />
             </li>
           );
@@ -102,11 +103,11 @@ export function Bubble({ message: m, mine }: { message: Message; mine: boolean }
   );
 }
 
-/** The photos of the last inbound message before a card: the card shows what it answers. */
-function photosAnswered(items: Item[], index: number) {
+/** The last inbound message before a card: the card shows what it answers (its photos, or the email). */
+function answeredMessage(items: Item[], index: number) {
   for (let i = index - 1; i >= 0; i--) {
     const it = items[i];
-    if (it?.kind === 'message' && it.message.role === 'inbound') return it.message.media;
+    if (it?.kind === 'message' && it.message.role === 'inbound') return it.message;
   }
   return undefined;
 }

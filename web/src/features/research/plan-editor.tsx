@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import type { NodeKind, PlanItem } from '../../../../shared/src/contracts/research';
 
-const KINDS: NodeKind[] = ['read', 'plan', 'compute', 'web'];
+const KINDS: NodeKind[] = ['read', 'plan', 'compute', 'web', 'write'];
 const KIND_WORDS: Record<NodeKind, string> = {
   read: 'Look up',
   plan: 'Group',
   compute: 'Calculate',
   web: 'Web',
+  // A writing step only drafts: its write waits as an approval card in the conversation.
+  write: 'Draft for approval',
 };
 
 interface Props {
@@ -167,7 +169,7 @@ function StepEditor({
           ✕
         </button>
       </div>
-      {(item.tool || item.kind === 'read' || item.kind === 'web') && (
+      {(item.tool || item.kind === 'read' || item.kind === 'web' || item.kind === 'write') && (
         <p className="plan-tool">
           {item.tool ?? 'no tool'}
           {item.args ? argsText(item.args) : ''}

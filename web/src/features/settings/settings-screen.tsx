@@ -5,6 +5,7 @@ import { Loading } from '../../components/states';
 import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
 import { AppearanceSection } from './appearance-section';
+import { PreferencesSection } from './preferences-section';
 
 export interface PushSettingsProps {
   vapidPublicKey?: string;
@@ -72,6 +73,10 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
         )}
       </section>
       <AppearanceSection />
+      <section className="card settings-card" aria-labelledby="prefs-heading">
+        <h2 id="prefs-heading">Preferences</h2>
+        <PreferencesSection />
+      </section>
       <section className="card settings-card">
         <h2>Memory</h2>
         <p className="muted">The notes the assistant keeps about the team, tenants and properties.</p>

@@ -1,0 +1,51 @@
+import type { EmergencyKind } from './labels';
+
+/**
+ * Safety-critical phrasings that page even when the model reads the message as routine (issue 17: the
+ * floor wins where it and the classifier disagree, even at the cost of precision). These are not the
+ * config's urgency keywords, which a team may trim: each pattern describes a hazard happening now or just
+ * now (a person hurt with help called, a door forced, sewage rising, a shock from a fixture), in the words
+ * a tenant uses instead of "flood" or "break-in". They were written from the domain and checked against
+ * the TRAINING split's cross-validation misses only (`npm run triage:cv -- --misses`), never against the
+ * held-apart split. A pattern must not fire on a device or a past repair ("the smoke detector chirps",
+ * "invoice for the fire damage"), so each needs the hazard itself, not just its noun.
+ */
+export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
+  [
+    'medical',
+    /\b(paramedics?|ambulance|emts?) (is|are|came|here|on (the|their) way|coming)\b|\b(unconscious|unresponsive|not breathing|stopped breathing|having a seizure|overdos(ed|ing)|heart attack|having a stroke|choking|bleeding (a lot|badly|everywhere|heavily))\b|\b(hand|finger|arm|leg|foot) (got )?(crushed|caught|cut off)\b|\b(fell|fallen|collapsed) .{0,30}\b(can'?t|cannot|won'?t) (get up|move|stand)\b/i,
+  ],
+  [
+    'security',
+    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\bburglari[sz]ed\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
+  ],
+  [
+    'water',
+    /\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
+  ],
+  [
+    'electrical',
+    /\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
+  ],
+  [
+    'heat',
+    /\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))/i,
+  ],
+  [
+    'gas',
+    /\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
+  ],
+  [
+    'fire',
+    /\b(on fire|in flames|flames (are |were )?(coming|shooting)|smoke (is )?(coming|pouring) (out|from))\b/i,
+  ],
+];
+
+/** The first backstop phrase in the text, with the kind it names, or undefined. */
+export function backstopOf(text: string): { kind: EmergencyKind; phrase: string } | undefined {
+  for (const [kind, re] of BACKSTOP) {
+    const m = text.match(re);
+    if (m) return { kind, phrase: m[0].toLowerCase() };
+  }
+  return undefined;
+}

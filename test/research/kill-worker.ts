@@ -1,0 +1,135 @@
+/**
+ * A research worker as its own OS process, for `kill.test.ts`: the local SQS poller (the stand-in for Lambda's
+ * event source mapping) on fauxqs, the event ledger, the research engine (`runResearchNode`) and its stores on
+ * DynamoDB Local — the same code the worker runs for `research.node` messages. Configured by environment:
+ *
+ *   DYNAMO_ENDPOINT, TABLE_NAME, SQS_ENDPOINT, QUEUE_URL, QUEUE_ARN  where the real parts are;
+ *   LOG_FILE    every tool run and aggregation is appended here (`tool <name> <node>`, `aggregate <node>`), so
+ *               the test counts work across processes;
+ *   KILL_AFTER_RESULT  a node id: once that node's result is written, the worker prints `KILL_POINT <id>` and
+ *               stops making progress, so the test can SIGKILL it right between the leaf's result and its
+ *               parent's readiness (nothing is caught or cleaned up: the process just dies).
+ */
+import { appendFileSync } from 'node:fs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { startSqsPoller } from '../../scripts/local/sqs-poller';
+import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
+import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
+import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
+import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
+import { makeSqsClient, sqsEventQueue } from '../../shared/src/adapters/sqs-event-queue';
+import { type EventOf, eventEnvelope } from '../../shared/src/contracts/events';
+import { DEFAULT_RESEARCH_LIMITS } from '../../shared/src/domain/research/graph';
+import type { Log } from '../../shared/src/ports/logger';
+import { rulesBrain } from '../../shared/src/research/brain';
+import type { ResearchDeps } from '../../shared/src/research/engine-deps';
+import { type BoundTool, ToolRegistry } from '../../shared/src/tools/registry';
+import { runResearchNode } from '../../shared/src/use-cases/run-research-node';
+
+const env = z
+  .object({
+    DYNAMO_ENDPOINT: z.string().url(),
+    TABLE_NAME: z.string().min(1),
+    SQS_ENDPOINT: z.string().url(),
+    QUEUE_URL: z.string().url(),
+    QUEUE_ARN: z.string().min(1),
+    LOG_FILE: z.string().min(1),
+    KILL_AFTER_RESULT: z.string().optional(),
+  })
+  .parse(process.env);
+
+const note = (line: string) => appendFileSync(env.LOG_FILE, `${line}\n`);
+const silent: Log = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
+
+const ANSWERS: Record<string, unknown> = {
+  search_contacts: {
+    count: 1,
+    contacts: [{ name: 'Maria Lopez', phones: ['+14155550111'], emails: ['maria@example.com'] }],
+  },
+  list_calls: [{ createdAt: '2026-11-02T09:00:00Z', direction: 'incoming', status: 'completed' }],
+  search_emails: {
+    count: 1,
+    emails: [{ date: '2026-10-30', from: 'maria@example.com', subject: 'Renewal' }],
+  },
+  search_tasks: { tasks: [{ name: 'Fix heater at 12 Oak St', status: { status: 'open' } }] },
+};
+const tools: BoundTool[] = Object.entries(ANSWERS).map(([name, answer]) => ({
+  name,
+  description: name,
+  kind: 'read' as const,
+  group: 'test',
+  input: z.looseObject({}),
+  summarize: () => name,
+  async run(_args, ctx) {
+    note(`tool ${name} ${ctx.runId.split(':').at(-1)}`);
+    return answer;
+  },
+}));
+
+const { doc } = makeDynamoClients({ region: 'us-east-1', endpoint: env.DYNAMO_ENDPOINT });
+const table = { doc, tableName: env.TABLE_NAME };
+const sqs = makeSqsClient({ region: 'us-east-1', endpoint: env.SQS_ENDPOINT });
+const ledger = dynamoEventLedger(table);
+const clock = () => new Date();
+const brain = rulesBrain({ registry: new ToolRegistry(tools), clock, timezone: 'America/Los_Angeles' });
+const deps: ResearchDeps = {
+  research: dynamoResearchStore(table),
+  queue: sqsEventQueue(sqs, env.QUEUE_URL),
+  conversations: dynamoConversationStore(table),
+  brain: {
+    ...brain,
+    mode: brain.mode,
+    async aggregate(input) {
+      note(`aggregate ${input.node.id}`);
+      return brain.aggregate(input);
+    },
+  },
+  clock,
+  log: silent,
+  limits: DEFAULT_RESEARCH_LIMITS,
+  retry: { maxAttempts: 3, baseDelaySeconds: 1 },
+  leaseSeconds: 2,
+  faults: {
+    async afterResult(node) {
+      if (node.id !== env.KILL_AFTER_RESULT) return;
+      process.stdout.write(`KILL_POINT ${node.id}\n`);
+      // Hold this invocation here until the test kills the process: its fan-in must never happen in it.
+      await new Promise(() => {});
+    },
+  },
+};
+
+/** One SQS record: dropped when the ledger has it, else one engine step; a throw leaves it on the queue. */
+async function handle(event: SQSEvent): Promise<SQSBatchResponse> {
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  await Promise.all(
+    event.Records.map(async (r) => {
+      const e = eventEnvelope.parse(JSON.parse(r.body)) as EventOf<'research.node'>;
+      try {
+        if ((await ledger.get(e.id))?.status === 'processed') return;
+        const out = await runResearchNode(deps, e);
+        const at = clock().toISOString();
+        await ledger.record({
+          eventId: e.id,
+          type: e.type,
+          key: e.key,
+          status: 'processed',
+          reason: out.outcome,
+          at,
+        });
+      } catch {
+        failures.push({ itemIdentifier: r.messageId });
+      }
+    }),
+  );
+  return { batchItemFailures: failures };
+}
+
+startSqsPoller({
+  client: sqs,
+  queueUrl: env.QUEUE_URL,
+  queueArn: env.QUEUE_ARN,
+  handler: async () => handle,
+});
+process.stdout.write('WORKER_READY\n');
