@@ -322,6 +322,8 @@ async function inboundSms(
     channelKey: key,
     channel: 'sms',
   });
+  // A text that reads as a lead (an unknown number asking about a unit, a prospect) is a lead by text too.
+  await feedLeadState(outer, convId, triage?.triageClass === 'lead', existing?.lead);
   return out;
 }
 
@@ -436,11 +438,27 @@ async function inboundEmail(
     channelKey: key,
     channel: 'email',
   });
-  // Lead state (follow #20): a lead who writes puts the ball in our court, unless booked or out.
-  const next = isLead ? leadStateAfterInbound(found.existing?.lead) : undefined;
-  if (next && (await outer.conversations.get(convId)))
-    await setLeadState(outer, { conversationId: convId, state: next, by: 'switchboard' });
+  await feedLeadState(outer, convId, isLead, found.existing?.lead);
   return out;
+}
+
+/**
+ * Lead state (follow #20 owns the field; this is judgment's lead intake calling follow's use case): a lead
+ * who writes, by email or by text, puts the ball in our court, unless booked or out. A conversation that
+ * already has a lead state is a lead's thread whatever the new message reads as ("can I see it Saturday?"
+ * is a showing question from the same lead). Only after the run, so a run that made no conversation (bulk
+ * mail) gets no state.
+ */
+async function feedLeadState(
+  deps: RunEventGroupDeps,
+  conversationId: string,
+  classifiedLead: boolean,
+  current: Conversation['lead'],
+): Promise<void> {
+  if (!classifiedLead && !current) return;
+  const next = leadStateAfterInbound(current);
+  if (next && (await deps.conversations.get(conversationId)))
+    await setLeadState(deps, { conversationId, state: next, by: 'switchboard' });
 }
 
 const threadDeps = (deps: RunEventGroupDeps) => ({
