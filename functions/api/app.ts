@@ -23,8 +23,15 @@ export function createApp(getDeps: () => Promise<ApiDeps>, opts: RouteOptions = 
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
-    c.set('core', await getDeps());
-    await next();
+    const deps = await getDeps();
+    c.set('core', deps);
+    try {
+      await next();
+    } finally {
+      // Decisions made here (cards approved, denied, executed) are counted in this process: EMF is written
+      // once per request. A streamed chat's later counts go out with the container's next request.
+      deps.metrics.flush();
+    }
   });
 
   // Security headers on every answer, and CORS same-origin only: no Access-Control-Allow-Origin is ever

@@ -16,7 +16,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription, LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
-import type { CountMetric, DurationMetric } from '../../shared/src/ports/metrics';
+import type { CostMetric, CountMetric, DurationMetric, GaugeMetric } from '../../shared/src/ports/metrics';
 
 /** The EMF namespace the functions write (METRICS_NAMESPACE) and the dashboard reads: one per stage. */
 export const metricsNamespace = (stage: string) => `Switchboard/${stage}`;
@@ -49,7 +49,7 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
   const ns = metricsNamespace(props.stage);
   // Readable names: the alarm's name is the title of its e-mail and of the admins' push.
   const alarmName = (id: string) => `Switchboard-${props.stage}-${id}`;
-  const app = (name: CountMetric | DurationMetric, statistic = 'Sum') =>
+  const app = (name: AppMetricName, statistic = 'Sum') =>
     new Metric({
       namespace: ns,
       metricName: name,
@@ -109,7 +109,8 @@ export function addObservability(stack: Stack, props: ObservabilityProps) {
   return { topic, alarms, dashboard };
 }
 
-type AppMetric = (name: CountMetric | DurationMetric, statistic?: string) => IMetric;
+type AppMetricName = CountMetric | DurationMetric | CostMetric | GaugeMetric;
+type AppMetric = (name: AppMetricName, statistic?: string) => IMetric;
 
 function dashboardWidgets(props: ObservabilityProps, app: AppMetric) {
   const fns = Object.entries(props.functions);
@@ -141,11 +142,14 @@ function dashboardWidgets(props: ObservabilityProps, app: AppMetric) {
       [app('ModelLatency', 'p50'), app('ModelLatency', 'p90')],
       [app('ModelErrors'), app('ModelInputTokens'), app('ModelOutputTokens')],
     ),
+    // Cost is summed in micro-dollars (a Count metric cannot carry fractions of a cent).
+    graph('Model cost (µ$ per 5 min)', [app('RunCostMicroUsd')]),
     new SingleValueWidget({
       title: 'Waiting now',
       metrics: [
         props.dlq.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' }),
         props.queue.metricApproximateAgeOfOldestMessage({ label: 'oldest event (s)' }),
+        app('PendingApprovals', 'Maximum'),
         app('PushFailures'),
       ],
       width: 12,

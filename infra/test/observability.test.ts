@@ -1,6 +1,6 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { COUNT_METRICS, DURATION_METRICS } from '../../shared/src/ports/metrics';
+import { COST_METRICS, COUNT_METRICS, DURATION_METRICS, GAUGE_METRICS } from '../../shared/src/ports/metrics';
 import { buildApp } from '../lib/app';
 import { parseDeployment } from '../lib/deployment';
 
@@ -104,7 +104,12 @@ describe('metrics and dashboard', () => {
     const named = new Set(
       [...body.matchAll(/\\"Switchboard\/staging\\",\\"([A-Za-z]+)\\"/g)].map((m) => m[1]),
     );
-    const written = new Set<string>([...COUNT_METRICS, ...DURATION_METRICS]);
+    const written = new Set<string>([
+      ...COUNT_METRICS,
+      ...DURATION_METRICS,
+      ...COST_METRICS,
+      ...GAUGE_METRICS,
+    ]);
     expect([...named].filter((n) => !written.has(n as string))).toEqual([]);
     for (const n of [
       'EventsProcessed',
@@ -112,7 +117,13 @@ describe('metrics and dashboard', () => {
       'CardsCreated',
       'CardsApproved',
       'RunsFailed',
+      'RunDuration',
       'ModelLatency',
+      'ModelInputTokens',
+      'RunCostMicroUsd',
+      'PendingApprovals',
+      'PushFailures',
+      'EventsReceived',
     ])
       expect(named).toContain(n);
     expect(body).toContain('AWS/Lambda');

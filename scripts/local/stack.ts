@@ -225,6 +225,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         subscription: sub,
         userId: 'demo-device',
         userAgent: 'local push service (demo device)',
+        // It stands in for an admin's phone too, so `npm run ops -- alarm:test` shows the alarm push locally.
+        admin: true,
       });
       demoDevice = { endpoint: sub.endpoint };
     }

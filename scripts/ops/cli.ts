@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../shared/src/errors';
 import { exportConversation } from '../../shared/src/use-cases/export-conversation';
+import { formatAlarmTest, testAlarmPush } from './alarm';
 import { pendingApprovals } from './approvals';
 import { buildOpsContext, type OpsContext, resolveOpsEnv } from './context';
 import { listDeadLetters, replayDeadLetters } from './dlq';
@@ -17,6 +18,8 @@ export const USAGE = `npm run ops -- <command> [options]
   approvals:pending [--window N]     cards waiting for a decision, oldest first (N most recent conversations)
   event:trace <eventId>              ledger → related events → runs and steps → cards → audit → sends
   conversation:export <id> [--out F] one JSON file (messages, cards, runs, audit, facts, media references)
+  alarm:test [--state ALARM|OK]      a test alarm (or its recovery) pushed to the admins' devices, through the
+                                     alarm function's use case (needs VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY)
 
   --json prints the result as JSON. Settings: TABLE_NAME, EVENTS_QUEUE_URL, DLQ_URL, AWS_REGION (and
   DYNAMODB_ENDPOINT / SQS_ENDPOINT locally); without TABLE_NAME, .local/runtime.json from npm start.`;
@@ -37,6 +40,7 @@ const options = {
   out: { type: 'string' },
   json: { type: 'boolean' },
   fallback: { type: 'boolean' },
+  state: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -77,7 +81,14 @@ function isParseArgsError(e: unknown): boolean {
 }
 
 interface Invocation {
-  values: { limit?: string; window?: string; out?: string; json?: boolean; fallback?: boolean };
+  values: {
+    limit?: string;
+    window?: string;
+    out?: string;
+    json?: boolean;
+    fallback?: boolean;
+    state?: string;
+  };
   rest: string[];
   io: OpsIo;
 }
@@ -122,6 +133,15 @@ const COMMANDS: Record<string, Command> = {
       );
     } else io.out(json(file));
   },
+};
+
+COMMANDS['alarm:test'] = async (ctx, { values, rest, io }) => {
+  noArguments('alarm:test', rest);
+  const state = values.state ?? 'ALARM';
+  if (state !== 'ALARM' && state !== 'OK')
+    throw new OpsUsageError(`--state must be ALARM or OK (got "${state}")`);
+  const res = await testAlarmPush(ctx, state);
+  io.out(values.json ? json(res) : formatAlarmTest(res));
 };
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);

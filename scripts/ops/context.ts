@@ -25,6 +25,10 @@ export const opsEnv = z.object({
   DLQ_URL: z.url(),
   DYNAMODB_ENDPOINT: z.url().optional(),
   SQS_ENDPOINT: z.url().optional(),
+  /** Only `alarm:test` needs them: it signs a push as the alarm function does. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().default('mailto:ops@example.com'),
 });
 export type OpsEnv = z.infer<typeof opsEnv>;
 

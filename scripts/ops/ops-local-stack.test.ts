@@ -53,6 +53,16 @@ test('event:trace prints the story of a simulated text, from delivery to the app
     return actions.find((a) => a.status === 'PENDING');
   });
 
+  // The approval push read the pending count for the badge, and the same number became the dashboard's
+  // PendingApprovals level (in memory off AWS) — no extra request.
+  const worker = (await getCore('agent-worker')) as unknown as {
+    metrics: { recorded?: Array<{ name: string; value: number }> };
+  };
+  const level = await until(async () =>
+    worker.metrics.recorded?.findLast((r) => r.name === 'PendingApprovals'),
+  );
+  expect(level.value).toBeGreaterThanOrEqual(1);
+
   const pending = await ops('approvals:pending');
   expect(pending.code, pending.err).toBe(0);
   expect(pending.out).toContain(`card ${card.id}`);
@@ -90,3 +100,21 @@ test('event:trace prints the story of a simulated text, from delivery to the app
   expect(exported.code, exported.err).toBe(0);
   expect(JSON.parse(exported.out).counts.cards).toBeGreaterThanOrEqual(1);
 }, 90_000);
+
+test('alarm:test pushes a test alarm, then its recovery, to the admin devices (the demo device stands in)', async () => {
+  const push = stack.emulators!.push;
+  const device = stack.demoDevice!.endpoint;
+  const before = push.deliveries(device).length;
+  const fired = await ops('alarm:test');
+  expect(fired.code, fired.err).toBe(0);
+  expect(fired.out).toBe(
+    'ALARM Switchboard-AlarmPushTest: 1 admin device(s) — 1 delivered, 0 removed (gone), 0 failed',
+  );
+  const cleared = await ops('alarm:test', '--state', 'OK');
+  expect(cleared.code, cleared.err).toBe(0);
+  const [alarm, resolved] = push.deliveries(device).slice(before);
+  expect(alarm?.payload).toMatchObject({ title: 'Alarm: Switchboard-AlarmPushTest', url: '/admin' });
+  expect(resolved?.payload).toMatchObject({ title: 'Resolved: Switchboard-AlarmPushTest' });
+  expect(resolved?.topic).toBe(alarm?.topic);
+  expect((await ops('alarm:test', '--state', 'MAYBE')).code).toBe(2);
+});

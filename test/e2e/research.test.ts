@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildResearchStartDeps } from '../../shared/src/composition/research-start';
 import { postChatMessage } from '../../shared/src/use-cases/post-chat-message';
+import { startResearch } from '../../shared/src/use-cases/start-research';
 import { type E2E, PHONE, startE2E } from './support';
 
 /**
@@ -73,4 +74,55 @@ test('review the plan, remove a step, approve, watch the tree, read the report (
   await e.shot(desk, 'research-tree-desktop');
   await context.close();
   await wide.close();
+}, 180_000);
+
+test('a writing step: the tree says "drafted · waits for approval" and its text waits as a card below (phone and desktop)', async () => {
+  const { conversation } = await postChatMessage(e.core, { text: 'hello', user });
+  const research = buildResearchStartDeps(e.core);
+  const task = await startResearch(research, {
+    goal: 'Tell Maria Lopez when the heater repair is',
+    conversationId: conversation.id,
+    user,
+    reviewedBy: user.name,
+    plan: [
+      {
+        key: 'who',
+        goal: 'Find Maria Lopez',
+        kind: 'read',
+        tool: 'search_contacts',
+        args: { query: 'Maria Lopez' },
+        dependsOn: [],
+      },
+      {
+        key: 'tell',
+        goal: 'Text Maria the visit time',
+        kind: 'write',
+        tool: 'send_message',
+        args: {
+          to: '{{phone}}',
+          text: 'Hi {{name}}, the heater repair visit is confirmed for Thursday at 10am.',
+        },
+        dependsOn: ['who'],
+      },
+    ],
+  });
+  for (const [viewport, name] of [
+    [PHONE, 'research-write-card-phone'],
+    [DESKTOP_WIDE, 'research-write-card-desktop'],
+  ] as const) {
+    const context = await e.newContext(viewport);
+    const page = await context.newPage();
+    await page.goto(`/chat?id=${conversation.id}`);
+    await e.signIn(page, 'Sam Chen');
+    const card = page.locator(`article.research-card[data-task-id="${task.id}"]`);
+    await expect.poll(() => card.getAttribute('data-status'), { timeout: 45_000 }).toBe('done');
+    const drafted = card.locator('[data-node-id="r.2"] .node-meta');
+    expect(await drafted.textContent()).toContain('drafted · waits for approval');
+    const approval = page.locator('article.approval[data-status="PENDING"]');
+    await approval.waitFor({ timeout: 30_000 });
+    expect(await approval.textContent()).toContain('Thursday at 10am');
+    await approval.scrollIntoViewIfNeeded();
+    await e.shot(page, name);
+    await context.close();
+  }
 }, 180_000);

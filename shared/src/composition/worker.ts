@@ -36,8 +36,15 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
             subscriptions,
             sender: meteredPush(createWebPushSender({ vapid }), core.metrics),
             log: core.log,
-            countPendingApprovals: async () =>
-              (await core.conversations.list({ limit: 100 })).reduce((n, c) => n + c.pendingCount, 0),
+            countPendingApprovals: async () => {
+              const n = (await core.conversations.list({ limit: 100 })).reduce(
+                (n, c) => n + c.pendingCount,
+                0,
+              );
+              // Already read for the badge, so the dashboard's pending-approvals level costs no request.
+              core.metrics.count('PendingApprovals', n);
+              return n;
+            },
           },
         }
       : {}),

@@ -191,7 +191,9 @@ export async function materializePlan(
   });
   if (made === 'over_budget')
     return fail(deps, graph, node, `budget: more than ${graph.task.budget.maxNodes} steps in the task`);
-  for (const c of children) if (c.status === 'READY') await enqueueStep(deps, c, 'run');
+  // Sent side by side: the leaves' start is the fan-out's latency (a failed send throws, the message comes
+  // back, and the PLAN_DONE branch re-sends every READY child under the same ids).
+  await Promise.all(children.filter((c) => c.status === 'READY').map((c) => enqueueStep(deps, c, 'run')));
   await publish(deps, node, 'PLAN_DONE');
   return { outcome: `node ${node.id} planned ${children.length} steps` };
 }

@@ -1,5 +1,5 @@
 import type { PendingAction, ReviewScore } from '../../../../shared/src/contracts/conversations';
-import { whySentences } from '../../../../shared/src/domain/why-sentences';
+import { whySentences } from './why-sentences';
 
 /** The reviewer's scores and the policy's reasoning; what is missing stays visible, the rest folds away. */
 export function Insights({ action }: { action: PendingAction }) {

@@ -1,7 +1,7 @@
 /**
  * The card's "why" as sentences a property manager reads (cards #18): "Maria Lopez is a tenant — from the
  * contacts." instead of `known_contact("+14155550111") — by the rule at policy/messaging.rules:15`. The rule
- * trace stays on the card one tap away; this only reads it. Pure, so the PWA and the tests share it.
+ * trace stays on the card one tap away; this only reads it. Pure presentation, so it lives with the card (the PWA imports only contracts from shared/).
  *
  * Input lines are renderProof's (domain/policy/proof.ts): `  head(args) — provenance`, indented by depth.
  * Predicates the default policy defines get their own sentence; any other (a team's own rule) is said in
