@@ -123,7 +123,10 @@ test('a lead card with open questions reaches an invitation, one tap per questio
   expect(invite.policy?.why.join('\n')).toMatch(
     /credit_review_passed\("cara.singh@mail.example"\) — answered by Sam Chen/,
   );
-  expect((await cards(conv.id)).find((a) => a.id === second.id)?.supersededBy).toBe(invite.id);
+  // The link to the successor is written just after the new card appears (same worker step): poll for it.
+  await expect
+    .poll(async () => (await cards(conv.id)).find((a) => a.id === second.id)?.supersededBy)
+    .toBe(invite.id);
 
   // "Redraft…" with a day and a time: the template proposes them instead of asking.
   const asked = await post(route(invite, 'redraft'), { instruction: 'say Saturday 11am' });

@@ -51,6 +51,8 @@ export function registerPushRoutes(app: Hono<AppEnv>) {
       // The PWA sends navigator.userAgent; the header is the fallback for other clients.
       userAgent: body.userAgent ?? c.req.header('user-agent') ?? '',
       admin: user.isAdmin,
+      email: user.email,
+      ...(user.name ? { name: user.name } : {}),
     });
     return reply(c, subscribePushResponse, result, 201);
   });

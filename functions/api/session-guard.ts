@@ -16,7 +16,13 @@ import type { AppEnv } from './app';
  * auth-matrix test enumerates every route of the app and checks each one not listed here refuses a missing
  * or bad session. The local stack adds its dev sign-in routes to this list when it registers them.
  */
-export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['GET /health', 'GET /api/config']);
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  'GET /health',
+  'GET /api/config',
+  // A notification's Approve / Deny (cards #18): the signed, single-use action token for that one card and
+  // person stands in for the session (use-cases/decide-by-token.ts); anything else there is a 401.
+  'POST /api/conversations/:cid/actions/:aid/by-token',
+]);
 
 /** Everything under this prefix needs the admin role as well. */
 export const ADMIN_PREFIX = '/api/admin/';

@@ -417,3 +417,79 @@ describe('an approval push, end to end', () => {
     await context.close();
   }, 90_000);
 });
+
+describe('Approve on the notification (cards #18)', () => {
+  test('the Approve action approves the card exactly once, as the device owner; the token cannot be used again', async () => {
+    const subscription = e.pushService.createSubscription({ applicationServerKey: e.vapidPublicKey });
+    const { context, page, errors } = await openSettings('Alex Rivera', {
+      permission: 'granted',
+      subscription,
+    });
+    await showPanel(page, 'off');
+    await pushPanel(page).getByRole('button', { name: 'Turn on notifications' }).click();
+    await showPanel(page, 'on');
+    const sw = await serviceWorkerOf(context, page);
+
+    const op = e.stack.emulators?.openphone;
+    if (!op) throw new Error('the local stack runs without emulators');
+    const priya = '+14155550113';
+    await op.fireIncomingMessage({ from: priya, text: 'The kitchen tap is dripping', scheme: 'standard' });
+    const approval = await vi.waitFor(
+      () => {
+        const found = e.pushService
+          .deliveries(subscription.endpoint)
+          .find((d) => (d.payload as { kind?: string; body?: string }).kind === 'approval');
+        if (!found) throw new Error('no approval push yet');
+        return found;
+      },
+      { timeout: 30_000, interval: 250 },
+    );
+    const payload = pushNotificationPayload.parse(approval.payload);
+    expect(payload.actionToken).toMatch(/^[\w-]+\.[\w-]+$/);
+    const cid = payload.conversationId;
+    const aid = payload.actionId ?? '';
+
+    await sw.deliver(approval.rawPayload);
+    await expect.poll(() => shownNotifications(page)).toHaveLength(1);
+    const actions = await page.evaluate(async () => {
+      const [n] = await (await navigator.serviceWorker.ready).getNotifications();
+      return (n as Notification & { actions?: Array<{ action: string; title: string }> })?.actions ?? [];
+    });
+    expect(actions.map((a) => a.title)).toEqual(['Approve', 'Deny']);
+
+    // Headless Chromium has no notification UI: the button press is the event the OS would dispatch.
+    await sw.worker.evaluate(async () => {
+      const worker = self as unknown as ServiceWorkerGlobalScope;
+      const [notification] = await worker.registration.getNotifications();
+      if (!notification) throw new Error('no notification to press');
+      worker.dispatchEvent(new NotificationEvent('notificationclick', { notification, action: 'approve' }));
+    });
+    await expect
+      .poll(async () => (await e.core.actions.get(cid, aid))?.status, { timeout: 20_000 })
+      .toBe('EXECUTED');
+    const card = await e.core.actions.get(cid, aid);
+    expect(card).toMatchObject({ decidedBy: 'alex@oakproperties.example', decidedByName: 'Alex Rivera' });
+    await expect
+      .poll(async () => (await shownNotifications(page)).map((n) => n.title))
+      .toEqual(['Approved ✓']);
+    expect(op.state.sent.filter((m) => m.to.includes(priya))).toHaveLength(1);
+
+    // The same token again (or the other button): the card is decided, so 409; a forged one is a 401.
+    const again = await page.evaluate(
+      async ({ path, token }) => {
+        const post = (t: string, decision: string) =>
+          fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ token: t, decision }),
+          }).then((r) => r.status);
+        return [await post(token, 'approve'), await post(token, 'deny'), await post(`${token}x`, 'approve')];
+      },
+      { path: `/api/conversations/${cid}/actions/${aid}/by-token`, token: payload.actionToken ?? '' },
+    );
+    expect(again).toEqual([409, 409, 401]);
+    expect(op.state.sent.filter((m) => m.to.includes(priya))).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+});

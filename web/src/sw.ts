@@ -2,6 +2,7 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { type PushNotificationPayload, pushNotificationPayload } from '../../shared/src/contracts/push';
+import { handleNotificationAction, notificationActions } from './sw/notification-actions';
 
 /**
  * The PWA's service worker: the precached app shell and push notifications. The shell (the build's
@@ -30,7 +31,11 @@ if (SHELL.length) {
 const ICON = '/icons/icon-192.png';
 
 /** NotificationOptions as browsers implement them; TypeScript's lib lacks `renotify` and `timestamp`. */
-type ShownOptions = NotificationOptions & { renotify?: boolean; timestamp?: number };
+type ShownOptions = NotificationOptions & {
+  renotify?: boolean;
+  timestamp?: number;
+  actions?: Array<{ action: string; title: string }>;
+};
 
 sw.addEventListener('message', (event) => {
   // The update prompt: the person chose to load the new version (workbox-window sends this).
@@ -48,6 +53,8 @@ sw.addEventListener('push', (event) => {
 });
 
 sw.addEventListener('notificationclick', (event) => {
+  // Approve / Deny pressed on an approval (cards #18, sw/notification-actions.ts); a plain tap opens it.
+  if (handleNotificationAction(sw, event)) return;
   event.notification.close();
   const url = targetUrl(event.notification.data);
   // Started before waitUntil, so the work is not lost even if the event is not extendable.
@@ -75,11 +82,13 @@ async function showPush(data: PushMessageData | null): Promise<void> {
     renotify: true,
     requireInteraction: payload.requireInteraction,
     timestamp: Date.parse(payload.sentAt),
+    actions: notificationActions(payload),
     data: {
       url: payload.url,
       conversationId: payload.conversationId,
       kind: payload.kind,
       ...(payload.actionId ? { actionId: payload.actionId } : {}),
+      ...(payload.actionToken ? { actionToken: payload.actionToken } : {}),
     },
   };
   await Promise.all([sw.registration.showNotification(payload.title, options), updateBadge(payload)]);

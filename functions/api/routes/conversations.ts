@@ -14,10 +14,13 @@ import {
   redraftRequest,
   searchQuery,
   searchResponse,
+  tokenDecisionRequest,
 } from '../../../shared/src/contracts/api';
+import { actionTokenKey } from '../../../shared/src/domain/action-token';
 import { buildDbSearchToolDeps, type ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
+import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
@@ -124,6 +127,24 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       ...(body.redraft !== undefined ? { redraft: body.redraft } : {}),
       user,
     });
+    return reply(c, decisionResponse, { action });
+  });
+
+  // Approve / Deny pressed on a notification (cards #18): no session — the push's signed action token for
+  // this card and person instead (PUBLIC_ROUTES lists it; docs/ARCHITECTURE.md §Safety says why).
+  app.post('/api/conversations/:cid/actions/:aid/by-token', async (c) => {
+    const body = await readJson(c, tokenDecisionRequest);
+    const core = c.get('core');
+    const key = core.config.VAPID_PRIVATE_KEY ? actionTokenKey(core.config.VAPID_PRIVATE_KEY) : undefined;
+    const action = await decideByToken(
+      { ...core.approvals, ...(key ? { actionTokenKey: key } : {}) },
+      {
+        conversationId: c.req.param('cid'),
+        actionId: c.req.param('aid'),
+        token: body.token,
+        decision: body.decision,
+      },
+    );
     return reply(c, decisionResponse, { action });
   });
 

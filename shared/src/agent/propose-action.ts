@@ -132,7 +132,13 @@ async function createCard(
     tool: { name: call.name, args },
   });
   if (!auto) {
-    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id);
+    const expiresAt = deps.cardTimers
+      ? new Date(Date.parse(at) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
+      : undefined;
+    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
+      argsHash: action.argsHash,
+      ...(expiresAt ? { expiresAt } : {}),
+    });
     const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
     await scheduleCardTimers(deps, action, { urgent });
   }

@@ -198,7 +198,14 @@ export class RunContext {
     return this.usage.inputTokens + this.usage.cacheReadTokens > this.deps.settings.tokenBudget * 4;
   }
 
-  async notify(kind: NotifyPayload['kind'], title: string, body: string, actionId?: string) {
+  async notify(
+    kind: NotifyPayload['kind'],
+    title: string,
+    body: string,
+    actionId?: string,
+    /** An approval card's hash and expiry: its notification gets Approve / Deny (cards #18). */
+    card?: { argsHash: string; expiresAt?: string },
+  ) {
     const at = this.deps.clock().toISOString();
     await this.deps.queue.send({
       // Deterministic id: a replayed step re-sends the same event, which the worker's ledger de-duplicates.
@@ -213,6 +220,9 @@ export class RunContext {
         title: title.slice(0, 120),
         body: body.slice(0, 500),
         ...(actionId ? { actionId } : {}),
+        ...(card
+          ? { argsHash: card.argsHash, ...(card.expiresAt ? { expiresAt: card.expiresAt } : {}) }
+          : {}),
         ...(this.conversation?.contact
           ? { contact: { name: this.conversation.contact.name, phone: this.conversation.contact.phone } }
           : {}),

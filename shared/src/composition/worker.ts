@@ -3,6 +3,7 @@ import { meteredPush } from '../adapters/metered';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
 import { emailTriageText } from '../agent/inbound-triage';
 import type { EventEnvelope } from '../contracts/events';
+import { actionTokenKey } from '../domain/action-token';
 import type { ConsumeDeps } from '../use-cases/consume-record';
 import { endDeadLettered } from '../use-cases/end-dead-lettered';
 import { buildAgent } from './agent';
@@ -36,6 +37,8 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
             subscriptions,
             sender: meteredPush(createWebPushSender({ vapid }), core.metrics),
             log: core.log,
+            // Approve / Deny on the notification (cards #18): each device gets a token for its owner.
+            actionTokenKey: actionTokenKey(vapid.privateKey),
             countPendingApprovals: async () => {
               const n = (await core.conversations.list({ limit: 100 })).reduce(
                 (n, c) => n + c.pendingCount,

@@ -173,6 +173,16 @@ export const answerRequest = z.object({
 export type AnswerRequest = z.infer<typeof answerRequest>;
 export type DenyRequest = z.infer<typeof denyRequest>;
 
+/**
+ * POST /api/conversations/:cid/actions/:aid/by-token — Approve / Deny pressed on a notification (cards #18):
+ * no session, the signed single-use action token the push carried instead (domain/action-token.ts).
+ */
+export const tokenDecisionRequest = z.object({
+  token: z.string().min(10).max(2000),
+  decision: z.enum(['approve', 'deny']),
+});
+export type TokenDecisionRequest = z.infer<typeof tokenDecisionRequest>;
+
 export const decisionResponse = z.object({ action: pendingAction });
 export type DecisionResponse = z.infer<typeof decisionResponse>;
 

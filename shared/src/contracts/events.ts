@@ -136,6 +136,9 @@ export const notifyPayload = z.object({
   title: z.string(),
   body: z.string(),
   actionId: z.optional(z.string()),
+  /** An approval card's argument hash and expiry: its notification gets Approve / Deny (cards #18). */
+  argsHash: z.optional(z.string()),
+  expiresAt: z.optional(z.string()),
   contact: z.optional(z.object({ name: z.optional(z.string()), phone: z.optional(z.string()) })),
   preview: z.optional(z.string()),
   /** Only this member's devices (follow #20's daily digest is personal); absent = the whole team. */

@@ -50,6 +50,9 @@ export const storedPushSubscription = browserPushSubscription.extend({
    * (turning notifications off and on); absent on subscriptions saved before it existed.
    */
   admin: z.boolean().optional(),
+  /** The owner's email and name from the session (cards #18): a notification's decision is recorded as them. */
+  email: z.string().max(320).optional(),
+  name: z.string().max(200).optional(),
   createdAt: z.string().datetime(),
   updatedAt: z.string().datetime(),
 });
@@ -60,6 +63,8 @@ export const newPushSubscription = z.object({
   userId: z.string().min(1).max(200),
   userAgent: z.string().max(512).default(''),
   admin: z.boolean().default(false),
+  email: z.string().max(320).optional(),
+  name: z.string().max(200).optional(),
 });
 
 /** POST /push/subscriptions body. The user agent is informative only (lets a member tell devices apart). */
@@ -92,6 +97,11 @@ export const pushNotificationPayload = z.object({
   /** Notification tag: a newer notification for the same conversation replaces the older one. */
   tag: z.string().min(1).max(64),
   requireInteraction: z.boolean(),
+  /**
+   * Approve / Deny from the notification (cards #18): a signed, single-use token for this card and the
+   * device's owner, posted by the service worker to the card's `…/by-token` route. Absent → the tap opens.
+   */
+  actionToken: z.string().max(1500).optional(),
   /** App badge count at send time; absent when unknown. */
   pendingApprovals: z.number().int().nonnegative().optional(),
   sentAt: z.string().datetime(),

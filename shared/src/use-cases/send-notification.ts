@@ -9,6 +9,7 @@ import {
   pushNotificationPayload,
   type StoredPushSubscription,
 } from '../contracts/push';
+import { mintActionToken } from '../domain/action-token';
 import { describeZodIssues, ValidationError } from '../errors';
 import type {
   PushLog,
@@ -52,6 +53,9 @@ export const sendNotificationInput = z.object({
     .optional(),
   /** A short excerpt of the message that triggered the notification. */
   preview: z.string().optional(),
+  /** An approval card's argument hash and expiry: each device gets an action token (cards #18). */
+  argsHash: z.string().max(100).optional(),
+  expiresAt: z.string().optional(),
   /** Only this member's devices (the PWA's "send me a test notification"); absent = the whole team. */
   userId: z.string().min(1).max(200).optional(),
 });
@@ -82,6 +86,8 @@ export interface SendNotificationDeps {
   countPendingApprovals?: () => Promise<number>;
   retry?: Partial<RetryPolicy>;
   now?: () => Date;
+  /** Signs the Approve / Deny action token each device's owner gets (domain/action-token.ts). */
+  actionTokenKey?: Buffer;
 }
 
 export interface SendNotificationResult {
@@ -153,7 +159,9 @@ export async function sendNotification(
 
   const retry = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
   const outcomes = await Promise.all(
-    subscriptions.map((s) => deliverToOne(deps, retry, s, body, options, fields)),
+    subscriptions.map((s) =>
+      deliverToOne(deps, retry, s, withActionToken(deps, input, payload, s, now()) ?? body, options, fields),
+    ),
   );
   for (const o of outcomes) {
     result.retries += o.attempts - 1;
@@ -163,6 +171,34 @@ export async function sendNotification(
   }
   deps.log.info('push notification sent', { ...fields, ...result });
   return result;
+}
+
+/**
+ * An approval's payload for one device, with the Approve / Deny token of that device's owner (cards #18):
+ * bound to the card, the hash of the arguments the notification announces and the person, expiring with the
+ * card (an hour when its expiry is unknown, as long as the push itself lives). A device saved before owners'
+ * emails were kept gets none: its tap opens the card.
+ */
+function withActionToken(
+  deps: SendNotificationDeps,
+  input: z.infer<typeof sendNotificationInput>,
+  payload: PushNotificationPayload,
+  s: StoredPushSubscription,
+  now: Date,
+): string | undefined {
+  if (!deps.actionTokenKey || input.kind !== 'approval' || !input.actionId || !input.argsHash || !s.email)
+    return undefined;
+  const expires = input.expiresAt ? Date.parse(input.expiresAt) : now.getTime() + 3_600_000;
+  const actionToken = mintActionToken(deps.actionTokenKey, {
+    a: input.actionId,
+    c: input.conversationId,
+    h: input.argsHash,
+    u: s.userId,
+    m: s.email,
+    ...(s.name ? { n: s.name } : {}),
+    e: Math.ceil((Number.isNaN(expires) ? now.getTime() + 3_600_000 : expires) / 1000),
+  });
+  return JSON.stringify({ ...payload, actionToken });
 }
 
 /**

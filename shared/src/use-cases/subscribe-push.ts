@@ -28,6 +28,9 @@ export interface SubscribePushInput {
   userAgent: string;
   /** The member is an admin (the session says so): the device also receives alarm pushes. */
   admin?: boolean;
+  /** From the session: a notification's Approve / Deny is recorded as this person (cards #18). */
+  email?: string;
+  name?: string;
 }
 
 /** The store's contract allows 512 characters; a long user agent is informative only, so it is cut, not refused. */
@@ -42,6 +45,8 @@ export async function subscribePush(
     userId: input.userId,
     userAgent: input.userAgent.slice(0, USER_AGENT_MAX),
     admin: input.admin === true,
+    ...(input.email ? { email: input.email } : {}),
+    ...(input.name ? { name: input.name } : {}),
   });
   return {
     device: {

@@ -76,7 +76,7 @@ export function createDynamoPushSubscriptionStore(
       if (!parsed.success) {
         throw new ValidationError(`Invalid push subscription: ${describeZodIssues(parsed.error.issues)}`);
       }
-      const { subscription, userId, userAgent, admin } = parsed.data;
+      const { subscription, userId, userAgent, admin, email, name } = parsed.data;
       const at = now().toISOString();
       const expirationTime = subscription.expirationTime ?? null;
       const names: Record<string, string> = {
@@ -102,6 +102,17 @@ export function createDynamoPushSubscriptionStore(
       let update =
         'SET #endpoint = :endpoint, #keys = :keys, #userId = :userId, #userAgent = :userAgent, #admin = :admin, ' +
         '#updatedAt = :now, #createdAt = if_not_exists(#createdAt, :now), #expirationTime = :expirationTime';
+      // Who owns the device, for a notification's Approve / Deny (cards #18); kept when not given.
+      if (email) {
+        names['#email'] = 'email';
+        values[':email'] = email;
+        update += ', #email = :email';
+      }
+      if (name) {
+        names['#name'] = 'name';
+        values[':name'] = name;
+        update += ', #name = :name';
+      }
       if (expirationTime === null) {
         update += ' REMOVE #expiresAt';
       } else {
