@@ -87,6 +87,10 @@ test('an unknown number asking about a unit gets a create-contact-and-reply card
   expect(cards[0]?.summary).toMatch(
     /^Add \+14155550172 as a contact \(prospect, \+14155550172\), then text: “Hi, thanks/,
   );
+  // The reply offers free showing times read from the calendar's free/busy (Google emulator), not "soon".
+  expect(String(cards[0]?.args.text)).toMatch(
+    /We can show you the place on \w{3} \d{1,2} \w{3} at \d\d:\d\d(, \w{3} \d{1,2} \w{3} at \d\d:\d\d)* or \w{3} \d{1,2} \w{3} at \d\d:\d\d/,
+  );
 }, 90_000);
 
 test('a lead in the general inbox gets its qualification; a newsletter leaves no conversation', async () => {

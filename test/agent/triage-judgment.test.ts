@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setLeadState } from '../../shared/src/use-cases/set-lead-state';
 import { createWorld, ONCALL, type Servers, smsEvent, startServers, type World } from './harness';
 
 /**
@@ -49,6 +50,8 @@ test('an unknown number asking about a unit gets ONE card that adds them as a pr
   expect(card.summary).toMatch(/Add Jenna Park as a contact \(prospect, \+14155550163\), then text/);
   expect(card.reason).toMatch(/lead \/ vacancy inquiry/);
   expect(world.sentTo(from)).toEqual([]);
+  // Lead intake feeds follow's lead state: a new lead, by text as by email.
+  expect((await world.conversationFor(`sms:${from}`))?.lead?.state).toBe('new');
 
   await world.decide(card, 'approve');
   await world.work();
@@ -69,6 +72,15 @@ test('an unknown number asking about a unit gets ONE card that adds them as a pr
   await world.work();
   expect(world.sentTo(from)).toHaveLength(1);
   expect((await world.actionsFor(`sms:${from}`))[0]?.status).toBe('EXECUTED');
+  // Invited, the lead writes again about a time rather than the unit: still their thread, and the ball is
+  // in our court (follow's rule: "new" stays "new" until we move it).
+  const conv = await world.conversationFor(`sms:${from}`);
+  await setLeadState(
+    { ...world.core, clock: servers.clock },
+    { conversationId: conv?.id as string, state: 'invited', by: 'sam' },
+  );
+  await world.deliver(smsEvent(from, 'could I come by saturday around 11?', servers.clock()));
+  expect((await world.conversationFor(`sms:${from}`))?.lead?.state).toBe('waiting_on_us');
 });
 
 test('an unknown number that is not a lead still gets a team alert, not silence', async () => {
@@ -81,5 +93,6 @@ test('an unknown number that is not a lead still gets a team alert, not silence'
   const conv = await world.conversationFor(`sms:${from}`);
   const last = (await world.core.conversations.listMessages(conv!.id)).at(-1)?.text ?? '';
   expect(last).toMatch(/unknown number/);
+  expect(conv?.lead).toBeUndefined();
   expect(world.notifications.slice(before).map((n) => n.kind)).toEqual(['alert']);
 });

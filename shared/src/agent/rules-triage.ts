@@ -1,3 +1,4 @@
+import { slotsSentence } from '../domain/showing-slots';
 import { CLASS_TITLES, type EmergencyKind, type TriageClass } from '../domain/triage/labels';
 import type { TriageNote } from './types';
 
@@ -51,12 +52,23 @@ const NEXT: Partial<Record<TriageClass, string>> = {
   vendor_confirmation: "thanks for the update — we've received it and noted it on our side.",
 };
 
+/** Classes whose reply offers showing times from the calendar's free/busy, when it answered. */
+export const SLOT_CLASSES = new Set<TriageClass>(['showing', 'lead']);
+
+/** The offer, or '' when there are no free times to offer (the reply then says a person will confirm). */
+export function slotsOffer(slots: readonly { label: string }[]): string {
+  return slots.length
+    ? ` We have openings on ${slotsSentence(slots)} — reply with the one that suits you and we'll confirm it.`
+    : '';
+}
+
 /** The acknowledgement for a known contact's text, by class; `facts` are lines from the team's notes. */
 export function smsReply(
   t: TriageNote | undefined,
   name: string | undefined,
   urgent: boolean,
   facts: string[] = [],
+  slots: readonly { label: string }[] = [],
 ): string {
   const hi = greeting(name);
   const noted = facts.length ? ` From our notes: ${facts.join(' ')}` : '';
@@ -66,14 +78,22 @@ export function smsReply(
     const safety = kind ? ` ${SAFETY[kind]}` : '';
     return `${hi} we got your message${about} and are treating it as urgent — our on-call person has been alerted and will contact you shortly.${safety}${noted}`;
   }
-  const next = t ? NEXT[t.triageClass] : undefined;
-  return `${hi} ${next ?? "thanks for your message — we've received it and someone from the team will get back to you soon."}${noted}`;
+  const offer = t && SLOT_CLASSES.has(t.triageClass) ? slotsOffer(slots) : '';
+  const next = offer ? "thanks — we've received it." : t ? NEXT[t.triageClass] : undefined;
+  return `${hi} ${next ?? "thanks for your message — we've received it and someone from the team will get back to you soon."}${offer}${noted}`;
 }
 
-/** A newcomer's first reply: what they asked about, and what happens next. */
-export function welcomeReply(name: string | undefined, t: TriageNote | undefined): string {
+/** A newcomer's first reply: what they asked about, and what happens next (free viewing times if known). */
+export function welcomeReply(
+  name: string | undefined,
+  t: TriageNote | undefined,
+  slots: readonly { label: string }[] = [],
+): string {
   const about = t?.triageClass === 'showing' ? 'a viewing' : 'our rentals';
-  return `${greeting(name)} thanks for reaching out about ${about}. A member of our leasing team will text you shortly with availability and how to arrange a viewing. ${name ? 'What' : 'May we have your name, and what'} is your preferred move-in date?`;
+  const next = slots.length
+    ? `We can show you the place on ${slotsSentence(slots)} — reply with the one that suits you.`
+    : 'A member of our leasing team will text you shortly with availability and how to arrange a viewing.';
+  return `${greeting(name)} thanks for reaching out about ${about}. ${next} ${name ? 'What' : 'May we have your name, and what'} is your preferred move-in date?`;
 }
 
 /** A name the sender gave ("my name is Jenna", "this is Ana Ruiz"), or undefined. */

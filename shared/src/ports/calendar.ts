@@ -42,8 +42,21 @@ export interface NewCalendarEvent {
   clientRef?: string;
 }
 
+/** A busy period from free/busy: ISO 8601 with offset, in the team time zone. */
+export interface BusyPeriod {
+  start: string;
+  end: string;
+}
+
 export interface Calendar {
   listEvents(input: ListEventsInput): Promise<CalendarEvent[]>;
+  /**
+   * When the team calendar is busy in a window (`from`/`to`: ISO with offset). Free/busy rather than a list
+   * of events because offering showing times needs only that, and it reads no titles or attendees.
+   * Optional so calendars without it (test fakes) still satisfy the port; callers fall back to saying a
+   * person will confirm a time.
+   */
+  freeBusy?(input: { from: string; to: string }): Promise<BusyPeriod[]>;
   createEvent(input: NewCalendarEvent): Promise<CalendarEvent>;
   findCreated(clientRef: string): Promise<CalendarEvent | undefined>;
   /** One event by id; undefined when it does not exist (follow-ups' "event not confirmed" condition). */

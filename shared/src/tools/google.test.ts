@@ -29,6 +29,17 @@ const dstEvents = [
   event('earlyonmarch10', '2025-03-10T04:30:00Z'),
 ];
 
+/** A busy week for free/busy: Mon 17 Mar 2025 11:00–12:30 and Tue 18 Mar 10:00–11:00 in New York. */
+const busyEvents: SeedEvent[] = [
+  ['fb_mon', '2025-03-17T15:00:00Z', '2025-03-17T16:30:00Z'],
+  ['fb_tue', '2025-03-18T14:00:00Z', '2025-03-18T15:00:00Z'],
+].map(([id, start, end]) => ({
+  id: id as string,
+  summary: 'Busy',
+  start: { dateTime: start as string, timeZone: TZ },
+  end: { dateTime: end as string, timeZone: TZ },
+}));
+
 let emu: GoogleEmulator;
 let deps: GoogleToolDeps;
 let registry: ToolRegistry;
@@ -64,7 +75,9 @@ function makeDeps(): GoogleToolDeps {
 
 beforeAll(async () => {
   const seed = buildGoogleSeed();
-  emu = await startGoogleEmulator({ seed: { ...seed, events: [...seed.events, ...dstEvents] } });
+  emu = await startGoogleEmulator({
+    seed: { ...seed, events: [...seed.events, ...dstEvents, ...busyEvents] },
+  });
   deps = makeDeps();
   registry = new ToolRegistry(bindAll(googleTools, deps));
 });
@@ -464,6 +477,28 @@ describe('Drive tools', () => {
     expect(r.files.map((f: { id: string }) => f.id)).toContain(DEMO_DRIVE_IDS.rentRoll);
     const statuses = emu.state.requests.filter((x) => x.path === '/drive/v3/files').slice(-2);
     expect(statuses.map((x) => x.status)).toEqual([429, 200]);
+  });
+});
+
+describe('find_free_slots', () => {
+  it('offers showing times around what free/busy says is taken, one a day, at least two hours ahead', async () => {
+    // Monday 17 March 2025, 09:00 in New York: the first slot can be 11:00, but 11:00–12:30 is taken.
+    const r = await call('find_free_slots', {}, ctx({ now: new Date('2025-03-17T13:00:00Z') }));
+    expect(r.slots.map((s: { label: string }) => s.label)).toEqual([
+      'Mon 17 Mar at 12:30',
+      'Tue 18 Mar at 11:00',
+      'Wed 19 Mar at 10:00',
+    ]);
+    expect(r.slots[0]).toMatchObject({
+      start: '2025-03-17T12:30:00-04:00',
+      end: '2025-03-17T13:00:00-04:00',
+    });
+    const asked = emu.state.requests.filter((x) => x.path === '/calendar/v3/freeBusy').at(-1);
+    expect(asked?.status).toBe(200);
+  });
+
+  it('refuses a window outside its bounds with a clear reason', async () => {
+    await expect(call('find_free_slots', { days: 30 })).rejects.toBeInstanceOf(ValidationError);
   });
 });
 

@@ -5,7 +5,8 @@ import { createGoogleCalendar, parseEventTime } from '../adapters/google/google-
 import { createGoogleDrive } from '../adapters/google/google-drive';
 import { gated, googleGroupGates } from '../adapters/google/tool-groups';
 import type { Config } from '../config';
-import { ForbiddenError } from '../errors';
+import { openSlots, SHOWING_DEFAULTS } from '../domain/showing-slots';
+import { ForbiddenError, ValidationError } from '../errors';
 import type { Calendar, CalendarEvent } from '../ports/calendar';
 import type { Drive } from '../ports/drive';
 import type { Mailbox } from '../ports/mailbox';
@@ -334,6 +335,46 @@ export const listCalendarEvents: Tool<typeof listEventsInput, GoogleToolDeps> = 
   summarize: (i) => `Read the calendar${i.day ? ` for ${i.day}` : ''}`,
 };
 
+const freeSlotsInput = z.object({
+  days: z
+    .number()
+    .int()
+    .min(1)
+    .max(14)
+    .default(SHOWING_DEFAULTS.days)
+    .describe('How many days ahead to look, from today'),
+  durationMinutes: z.number().int().min(15).max(180).default(SHOWING_DEFAULTS.durationMinutes),
+  count: z.number().int().min(1).max(6).default(SHOWING_DEFAULTS.count),
+});
+
+/**
+ * Showing times to offer: the calendar's free/busy inside showing hours (domain/showing-slots.ts). A read:
+ * it books nothing; the reply that offers the times is still a card, and the booking is its own write.
+ */
+export const findFreeSlots: Tool<typeof freeSlotsInput, GoogleToolDeps> = {
+  name: 'find_free_slots',
+  group: 'google',
+  kind: 'read',
+  description: `Free times on the team calendar for a showing (showing hours ${SHOWING_DEFAULTS.dayStart}:00–${SHOWING_DEFAULTS.dayEnd}:00 local, no Sundays, at least ${SHOWING_DEFAULTS.noticeMinutes / 60} h from now), at most one a day first. Each slot has start/end with offset and a label to quote.`,
+  input: freeSlotsInput,
+  async run(deps, input, ctx) {
+    const freeBusy = deps.calendar.freeBusy?.bind(deps.calendar);
+    if (!freeBusy) throw new ValidationError('This calendar does not answer free/busy queries.');
+    const from = DateTime.fromJSDate(ctx.now).setZone(ctx.timezone);
+    const busy = await readCall(
+      () =>
+        freeBusy({
+          from: from.toISO() ?? '',
+          to: from.startOf('day').plus({ days: input.days }).toISO() ?? '',
+        }),
+      HINTS.calendar,
+    );
+    const slots = openSlots(busy, { ...input, now: ctx.now, zone: ctx.timezone });
+    return { timeZone: ctx.timezone, slots };
+  },
+  summarize: (i) => `Read the calendar's free/busy for the next ${i.days} days`,
+};
+
 const createEventInput = z
   .object({
     summary: z.string().trim().min(1).max(300).describe('Event title'),
@@ -552,6 +593,7 @@ export const googleTools = [
   readEmail,
   sendEmail,
   listCalendarEvents,
+  findFreeSlots,
   createCalendarEvent,
   searchDrive,
   readGoogleDoc,

@@ -448,13 +448,12 @@ async function inboundEmail(
     channel: 'email',
   });
   // Lead state (follow #20): a lead who writes puts the ball in our court, unless booked or out.
-  if (isLead)
-    await leadWroteUs(outer, {
-      conversationId: convId,
-      before: found.existing?.lead,
-      isLead,
-      by: 'switchboard',
-    });
+  await leadWroteUs(outer, {
+    conversationId: convId,
+    before: found.existing?.lead,
+    isLead,
+    by: 'switchboard',
+  });
   return out;
 }
 

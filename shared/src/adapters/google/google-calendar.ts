@@ -3,7 +3,13 @@ import type { OAuth2Client } from 'google-auth-library';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { ConflictError, describeZodIssues, NotFoundError, ValidationError } from '../../errors';
-import type { Calendar, CalendarEvent, ListEventsInput, NewCalendarEvent } from '../../ports/calendar';
+import type {
+  BusyPeriod,
+  Calendar,
+  CalendarEvent,
+  ListEventsInput,
+  NewCalendarEvent,
+} from '../../ports/calendar';
 import { callGoogle, type GoogleRetryOptions, googleRetryConfig, parseGoogle } from './google-errors';
 
 export interface GoogleCalendarOptions {
@@ -40,6 +46,17 @@ const eventSchema = z.object({
       }),
     )
     .optional(),
+});
+
+/** `Schema$FreeBusyResponse` of the official client: only what we read (test/contracts/vendor/google/calendar-freebusy.md). */
+const freeBusySchema = z.object({
+  calendars: z.record(
+    z.string(),
+    z.object({
+      busy: z.array(z.object({ start: z.string(), end: z.string() })).optional(),
+      errors: z.array(z.object({ domain: z.string().optional(), reason: z.string().optional() })).optional(),
+    }),
+  ),
 });
 
 const listSchema = z.object({ items: z.array(eventSchema).optional(), nextPageToken: z.string().optional() });
@@ -257,6 +274,23 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
 
     findCreated,
 
+    async freeBusy(input) {
+      const from = parseEventTime(input.from, zone);
+      const to = parseEventTime(input.to, zone);
+      if (to <= from) throw new ValidationError('The end of the window must be after its start');
+      const res = await callGoogle('calendar free/busy', () =>
+        api.freebusy.query({
+          requestBody: {
+            timeMin: from.toISO() ?? undefined,
+            timeMax: to.toISO() ?? undefined,
+            timeZone: zone,
+            items: [{ id: calendarId }],
+          },
+        }),
+      );
+      return busyOf(parseGoogle(freeBusySchema, res.data, 'freebusy.query'), calendarId, zone);
+    },
+
     async getEvent(eventId: string) {
       try {
         return await getById(eventId);
@@ -266,4 +300,20 @@ export function createGoogleCalendar(opts: GoogleCalendarOptions): Calendar {
       }
     },
   };
+}
+
+/**
+ * The one calendar's busy periods. Google answers a calendar it cannot read with an `errors` entry and an
+ * empty `busy` list, not a failed request; reading that as "free all week" would offer times the team
+ * cannot keep, so it is an error here.
+ */
+function busyOf(res: z.infer<typeof freeBusySchema>, calendarId: string, zone: string): BusyPeriod[] {
+  const cal = res.calendars[calendarId];
+  if (!cal || cal.errors?.length)
+    throw new NotFoundError(
+      `calendar ${calendarId}: ${cal?.errors?.map((e) => e.reason).join(', ') || 'not in the free/busy answer'}`,
+    );
+  const inZone = (t: string) =>
+    DateTime.fromISO(t, { setZone: true }).setZone(zone).toISO({ suppressMilliseconds: true }) ?? t;
+  return (cal.busy ?? []).map((b) => ({ start: inZone(b.start), end: inZone(b.end) }));
 }

@@ -4,11 +4,12 @@ import {
   factsLine,
   NEWCOMER_CLASSES,
   nameFromText,
+  SLOT_CLASSES,
   smsReply,
   welcomeReply,
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
-import { call, find, firstContact, outcome } from './helpers';
+import { find, firstContact, outcome } from './helpers';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
 const CLOSING_WORDS =
@@ -63,12 +64,18 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
     if (!contact) return unknownSender(input, t, text, escNote);
-    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first.
+    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first, and
+    // for a viewing the calendar's free times, in the same round.
     const read = find(obs, 'read_file');
-    if (t.triage && input.hasTool('read_file') && !read)
-      return call('read_file', { path: 'MEMORY.md' }, 'Look up what the team knows');
+    const reads = [
+      ...(t.triage && input.hasTool('read_file') && !read
+        ? [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }]
+        : []),
+      ...slotRead(input, t),
+    ];
+    if (reads.length) return { kind: 'calls', calls: reads };
     const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
-    const ack = smsReply(t.triage, contact.name, t.urgent, facts);
+    const ack = smsReply(t.triage, contact.name, t.urgent, facts, slotsOf(obs));
     const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
@@ -100,6 +107,8 @@ function unknownSender(
   const welcome = find(input.observations, 'welcome_contact');
   const why = classLine(t.triage);
   if (t.triage && NEWCOMER_CLASSES.has(t.triage.triageClass) && input.hasTool('welcome_contact')) {
+    const reads = welcome ? [] : slotRead(input, t);
+    if (reads.length) return { kind: 'calls', calls: reads };
     if (!welcome) {
       const name = t.texts.map(nameFromText).find(Boolean);
       return {
@@ -111,7 +120,7 @@ function unknownSender(
               phone: t.from,
               ...(name ? { name } : {}),
               role: 'prospect',
-              text: welcomeReply(name, t.triage),
+              text: welcomeReply(name, t.triage, slotsOf(input.observations)),
             },
             reason: `New ${why} from an unknown number: add them as a prospect and reply`,
           },
@@ -128,6 +137,22 @@ function unknownSender(
     text: `Text from an unknown number ${t.from}${why ? ` (${why})` : ''}: “${text.slice(0, 300)}”. It is not in the contacts, so I drafted no reply — add the contact or answer from the shared line.${escNote}`,
   };
 }
+
+/**
+ * A viewing or a lead, not urgent: ask the calendar for free showing times once (a read, shown in the run's
+ * activity). Without the tool (no Google) or after it failed, the reply says a person will confirm a time.
+ */
+function slotRead(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>) {
+  const wanted = !t.urgent && t.triage && SLOT_CLASSES.has(t.triage.triageClass);
+  if (!wanted || !input.hasTool('find_free_slots') || find(input.observations, 'find_free_slots')) return [];
+  return [{ name: 'find_free_slots', args: {}, reason: 'Find free showing times on the calendar' }];
+}
+
+/** The slots find_free_slots answered, or none. */
+export const slotsOf = (obs: PlannerInput['observations']): Array<{ label: string }> => {
+  const o = find(obs, 'find_free_slots');
+  return o?.status === 'ok' ? ((o.result as { slots?: Array<{ label: string }> }).slots ?? []) : [];
+};
 
 const memoryText = (result: unknown) =>
   typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');

@@ -16,6 +16,7 @@ const reads = [
   'search_emails',
   'read_email',
   'list_calendar_events',
+  'find_free_slots',
   'search_drive',
   'read_google_doc',
   'read_google_sheet',
