@@ -14,6 +14,7 @@ import { createWorld, MARIA, type Servers, smsEvent, startServers } from '../age
  * model's instructions every turn) and one is loaded with `load_skill` when the model decides it applies —
  * on a real git remote and, in Claude mode, through the fake Messages API.
  */
+const CTX = { conversationId: 'c_1', runId: 'r_1', now: new Date(), timezone: 'America/New_York' };
 let servers: Servers;
 let git: GitServer;
 let scratch: string;
@@ -43,18 +44,20 @@ test('the seeded skills are listed with their one line, loaded by name or by the
     'Decide what an inbound text needs and who should know.',
   );
 
-  const byName = (await loadSkill.run({ workspace }, { name: 'keep-notes' })) as { text: string };
+  const byName = (await loadSkill.run({ workspace }, { name: 'keep-notes' }, CTX)) as { text: string };
   expect(byName.text).toMatch(/^# Keep notes/);
-  const byIntent = (await loadSkill.run({ workspace }, { intent: 'inbound_lead' })) as {
+  const byIntent = (await loadSkill.run({ workspace }, { intent: 'inbound_lead' }, CTX)) as {
     name: string;
     text: string;
   };
   expect(byIntent).toMatchObject({ name: 'lead-showing', text: expect.stringContaining('Offer two times') });
-  expect(await loadSkill.run({ workspace }, { intent: 'nothing_refines_this' })).toEqual({
+  expect(await loadSkill.run({ workspace }, { intent: 'nothing_refines_this' }, CTX)).toEqual({
     found: false,
     intent: 'nothing_refines_this',
   });
-  await expect(loadSkill.run({ workspace }, { name: 'no-such-skill' })).rejects.toBeInstanceOf(NotFoundError);
+  await expect(loadSkill.run({ workspace }, { name: 'no-such-skill' }, CTX)).rejects.toBeInstanceOf(
+    NotFoundError,
+  );
   expect(loadSkill.input.safeParse({ name: '../policy' }).success).toBe(false);
 }, 60_000);
 
