@@ -1,5 +1,6 @@
 import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
+import { applyStyleLessons } from '../domain/lessons';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
@@ -26,6 +27,9 @@ export function proposeAction(
 ): Promise<Proposal> {
   const { deps } = ctx;
   return ctx.durable.step('approval_requested', async () => {
+    // Rules mode writes the team's style lessons into its template drafts (Claude reads them in MEMORY.md).
+    const styled = await styleWithLessons(ctx, call.name, scope);
+    scope = { ...scope, args: styled.args };
     const verdict = await deps.guard.check(
       { tool: call.name, kind: 'write', args: scope.args, origin: scope.origin, conversationId: ctx.convId },
       scope.env,
@@ -58,7 +62,17 @@ export function proposeAction(
         error: `reviewer scored the draft ${review.score}/10: ${review.issues.join(' ')}`,
       };
     }
-    const action = await createCard(ctx, trigger, call, scope, verdict, review, needsAnswer, redraft);
+    const action = await createCard(
+      ctx,
+      trigger,
+      call,
+      scope,
+      verdict,
+      review,
+      needsAnswer,
+      redraft,
+      styled.applied,
+    );
     return { status: 'created' as const, actionId: action.id };
   });
 }
@@ -73,6 +87,7 @@ async function createCard(
   review: ReviewScore,
   needsAnswer: boolean,
   redraft: RedraftApplied | undefined,
+  lessons: string[] = [],
 ): Promise<PendingAction> {
   const { deps, durable } = ctx;
   const { args, origin } = scope;
@@ -101,6 +116,7 @@ async function createCard(
     ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
     ...(trigger.redraft ? { redraft: redraftOf(trigger.redraft, redraft) } : {}),
     ...(people ? { people } : {}),
+    ...(lessons.length ? { lessons } : {}),
   };
   // A replayed step (crash after the create) must not count the same card twice.
   const created = await deps.actions.create(action).then(
@@ -131,18 +147,34 @@ async function createCard(
     actionId: action.id,
     tool: { name: call.name, args },
   });
-  if (!auto) {
-    const expiresAt = deps.cardTimers
-      ? new Date(Date.parse(at) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
-      : undefined;
-    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
-      argsHash: action.argsHash,
-      ...(expiresAt ? { expiresAt } : {}),
-    });
-    const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
-    await scheduleCardTimers(deps, action, { urgent });
-  }
+  if (!auto) await announceCard(ctx, trigger, call, action);
   return action;
+}
+
+/** A card waiting for a person: push it (with its expiry, for the notification's action token) and set its timers. */
+async function announceCard(ctx: RunContext, trigger: Trigger, call: PlannedCall, action: PendingAction) {
+  const { deps } = ctx;
+  const expiresAt = deps.cardTimers
+    ? new Date(Date.parse(action.createdAt) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
+    : undefined;
+  await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
+    argsHash: action.argsHash,
+    ...(expiresAt ? { expiresAt } : {}),
+  });
+  const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
+  await scheduleCardTimers(deps, action, { urgent });
+}
+
+/** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */
+async function styleWithLessons(
+  ctx: RunContext,
+  tool: string,
+  scope: CallScope,
+): Promise<{ args: Record<string, unknown>; applied: string[] }> {
+  const book = ctx.deps.lessons;
+  if (!book || ctx.mode !== 'rules' || scope.origin !== 'planner') return { args: scope.args, applied: [] };
+  const lessons = await book.active().catch(() => []);
+  return applyStyleLessons(lessons, tool, scope.args);
 }
 
 export interface RedraftApplied {

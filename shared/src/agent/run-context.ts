@@ -8,6 +8,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { IntentStore } from '../ports/intent-store';
+import type { LessonBook } from '../ports/lessons';
 import type { Log } from '../ports/logger';
 import type { MediaFetcher, MediaStore } from '../ports/media-store';
 import type { Model, ModelUsage } from '../ports/model';
@@ -70,6 +71,8 @@ export interface AgentDeps {
   mediaFetcher?: MediaFetcher;
   /** Expiry and urgent re-notification timers for cards that wait for a person. */
   cardTimers?: CardTimerSettings;
+  /** Lessons learned from the team's decisions (cards #18): counted there, applied to rules-mode drafts. */
+  lessons?: LessonBook;
   /** The address book, lines and mailbox a card's FROM/TO are named from (cards #18). */
   cardPeople?: CardPeopleDeps;
   memory?: {

@@ -3,6 +3,7 @@ import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { meteredModel } from '../adapters/metered';
 import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
 import { createTwilioPager } from '../adapters/twilio-pager';
+import { workspaceLessons } from '../adapters/workspace-lessons';
 import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
@@ -201,6 +202,8 @@ export async function buildAgent(
         }
       : {}),
     ...(directory ? { directory } : {}),
+    // Lessons from decisions (cards #18): files in lessons/ and the MEMORY.md index, system-written.
+    ...(ws ? { lessons: workspaceLessons(ws, core.log, core.clock) } : {}),
     // A card's FROM/TO in names (cards #18): the same cached address book, lines and mailbox the tools use.
     cardPeople: {
       ...(directory ? { directory } : {}),

@@ -61,6 +61,8 @@ export type LeadInfo = z.infer<typeof leadInfo>;
 
 /** The conversation fields follow (#20) writes, all optional. */
 export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
+/** The inbox's own fields (issue 19): `status: 'open'` is stored as no status at all. */
+export type InboxFields = Partial<Pick<Conversation, 'urgent' | 'status'>>;
 
 /**
  * A photo or file on a message, as the PWA sees it: our id (served by `GET /api/media/:id`) and the MIME
@@ -202,6 +204,8 @@ export const pendingAction = z.object({
       questions: z.array(cardQuestion).optional(),
     })
     .optional(),
+  /** The team's lessons this draft follows (rules mode, cards #18), one line each, shown on the card. */
+  lessons: z.array(z.string()).optional(),
   /** Who the write is from and to, in names (cards #18); absent on cards made before it existed. */
   people: cardPeople.optional(),
   /** Why the card was withdrawn (status SUPERSEDED), in words a person reads. */

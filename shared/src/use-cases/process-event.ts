@@ -3,6 +3,8 @@ import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
+import { runLeadCheck } from './lead-tracking';
+import { learnFromDecision } from './learn-from-decision';
 import { isRetryRun } from './retry-action';
 import { type RunDigestDeps, runDigest } from './run-digest';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
@@ -29,6 +31,8 @@ export interface ProcessEventDeps extends AdmitDeps, RunEventGroupDeps {
 export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope): Promise<AgentOutcome> {
   const admission = await admitEvent(deps, event);
   if (admission.decision !== 'run') return { outcome: admission.decision };
+  // An edit, a deny reason or a redraft instruction becomes a lesson first (cards #18; best effort).
+  await learnFromDecision(deps, event);
 
   let result: AgentOutcome;
   if (event.type === 'system.ping') {
@@ -40,6 +44,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     result = await fireFollowUp(deps, event);
   } else if (event.type === 'timer.fired' && event.payload.kind === 'digest') {
     result = await fireDigest(deps, event);
+  } else if (event.type === 'timer.fired' && event.payload.kind === 'lead.check') {
+    result = await runLeadCheck(deps, event);
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);

@@ -4,6 +4,8 @@ import { Shell } from '../../components/shell';
 import { Loading } from '../../components/states';
 import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
+import { AppearanceSection } from './appearance-section';
+import { LessonsSection } from './lessons-section';
 import { PreferencesSection } from './preferences-section';
 
 export interface PushSettingsProps {
@@ -71,9 +73,14 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
           </p>
         )}
       </section>
+      <AppearanceSection />
       <section className="card settings-card" aria-labelledby="prefs-heading">
         <h2 id="prefs-heading">Preferences</h2>
         <PreferencesSection />
+      </section>
+      <section className="card settings-card" aria-labelledby="lessons-heading">
+        <h2 id="lessons-heading">Lessons from your decisions</h2>
+        <LessonsSection />
       </section>
       <section className="card settings-card">
         <h2>Memory</h2>
