@@ -101,7 +101,9 @@ test('an unknown number asking about a unit gets a create-contact-and-reply card
     ['tool', 'search_contacts'],
     ['tool', 'find_free_slots'],
   ]);
-  const offered = (reads[1]?.tool?.result as { slots: { label: string }[] }).slots.map((x) => x.label);
+  const result = reads[1]?.tool?.result as { slots?: { label: string }[] } | undefined;
+  const offered = (result?.slots ?? []).map((x) => x.label);
+  expect(offered.length).toBeGreaterThan(0);
   expect(String(cards[0]?.args.text)).toContain(offered[0]);
 }, 90_000);
 
