@@ -1,3 +1,4 @@
+import type { Context } from 'aws-lambda';
 import { getAlarmPushDeps } from '../shared/src/composition/alarm-push';
 import { snsLambdaEvent } from '../shared/src/contracts/cloudwatch-alarm';
 import { AppError, describeZodIssues } from '../shared/src/errors';
@@ -11,8 +12,10 @@ import { type NotifyAdminsResult, notifyAdminsOfAlarm } from '../shared/src/use-
  */
 export const handler = async (
   event: unknown,
+  context?: Context,
 ): Promise<{ results: NotifyAdminsResult[]; refused: number }> => {
   const { core, deps } = await getAlarmPushDeps();
+  if (context) core.log.addContext(context);
   const parsed = snsLambdaEvent.safeParse(event);
   if (!parsed.success) {
     core.log.error('alarm_push.refused', { reason: describeZodIssues(parsed.error.issues) });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { pwaContentSecurityPolicy } from '../../shared/src/domain/security-headers';
 import { buildApp } from '../lib/app';
 import { parseDeployment } from '../lib/deployment';
 
@@ -327,7 +328,7 @@ describe('the edge (CloudFront) of a deployment without a custom domain', () => 
       expect(manage, id).toBe(true);
     }
     // The PWA's CSP lets it open the socket on the WebSocket API's own host.
-    expect(cspOf(stateless)).toMatch(/connect-src 'self' \S+ wss:\/\/<token>\.execute-api\./);
+    expect(cspOf(stateless)).toMatch(/connect-src 'self' [^;]* wss:\/\/<token>\.execute-api\./);
   });
 
   test('no WAF unless asked (dev default)', () => {
@@ -384,6 +385,15 @@ describe('prod with a custom domain', () => {
     expect(cspOf(t)).toContain(
       "script-src 'self' https://clerk.oakproperties.example https://challenges.cloudflare.com",
     );
+  });
+
+  test('the template sends the CSP the local PWA server sends (issue 12: one source), plus the live socket', () => {
+    const local = pwaContentSecurityPolicy({
+      clerkPublishableKey: `pk_live_${Buffer.from('clerk.oakproperties.example$').toString('base64')}`,
+      liveSocketOrigin: 'LIVE',
+    });
+    expect(local).toContain('https://*.protect.clerk.com');
+    expect(cspOf(t).replace(/wss:\/\/\S*?(?=;)/, 'LIVE')).toBe(local);
   });
 
   test('WAF on by default for prod: CLOUDFRONT scope in us-east-1, common rules + a webhook rate rule', () => {

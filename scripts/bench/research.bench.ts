@@ -7,12 +7,13 @@ import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger
 import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
 import { ensureTable } from '../../shared/src/adapters/dynamo/table';
 import { makeSqsClient, sqsEventQueue } from '../../shared/src/adapters/sqs-event-queue';
+import { buildClickUpToolDeps } from '../../shared/src/composition/tool-deps';
 import type { PlanItem } from '../../shared/src/contracts/research';
 import { DEFAULT_RESEARCH_LIMITS } from '../../shared/src/domain/research/graph';
 import type { Log } from '../../shared/src/ports/logger';
 import { rulesBrain } from '../../shared/src/research/brain';
 import type { ResearchDeps } from '../../shared/src/research/engine-deps';
-import { buildClickUpToolDeps, clickUpTools } from '../../shared/src/tools/clickup';
+import { clickUpTools } from '../../shared/src/tools/clickup';
 import { bindAll, ToolRegistry } from '../../shared/src/tools/registry';
 import { type ConsumeDeps, consumeRecord } from '../../shared/src/use-cases/consume-record';
 import { startResearch } from '../../shared/src/use-cases/start-research';

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { BUNDLE } from '../../infra/lib/bundle-settings';
 
 /**
@@ -25,6 +25,22 @@ import { BUNDLE } from '../../infra/lib/bundle-settings';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
 
+/**
+ * zod's classic and mini entry points re-export every locale as a namespace (`export * as locales`), which
+ * esbuild cannot tree-shake: 64 files, about 260 KB in each function that uses zod, parsed at init. We never
+ * call `z.locales.*`, so that one re-export is given an empty module. English messages are untouched: zod
+ * configures them from `locales/en.js` directly (and shared/src/zod-mini.ts does the same for zod/mini).
+ */
+export const withoutZodLocales: Plugin = {
+  name: 'without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (a) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(a.importer) ? { path: 'zod-locales', namespace: 'empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 export async function splitBundle(outDir: string, entry: string): Promise<void> {
   const metafile = existsSync(join(outDir, 'index.meta.json'));
   const out = await build({
@@ -40,6 +56,7 @@ export async function splitBundle(outDir: string, entry: string): Promise<void> 
     banner: { js: BUNDLE.banner },
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
+    plugins: [withoutZodLocales],
     metafile,
     logLevel: 'warning',
   });

@@ -12,8 +12,10 @@ import {
   type Servers,
   smsEvent,
   startServers,
+  UNKNOWN,
   type World,
 } from './harness';
+import { INJECTION_EMAILS, INJECTION_TEXTS } from './injection-corpus';
 
 /**
  * SPEC §6.4: inbound text and email are data, never instructions with authority. Whatever they say — and
@@ -102,6 +104,57 @@ describe('rules mode', () => {
     const actions = (await Promise.all(convs.map((c) => world.core.actions.listByConversation(c.id)))).flat();
     expect(actions.filter((a) => a.tool === 'send_message')).toEqual([]);
   });
+});
+
+/** Where a card's write goes: the one recipient argument each outbound tool carries. */
+const recipientOf = (a: { args: Record<string, unknown> }) => String(a.args.to ?? a.args.phone ?? '');
+
+describe('rules mode: the whole corpus', () => {
+  beforeEach(async () => {
+    world = await createWorld(servers);
+  });
+
+  test(`${INJECTION_TEXTS.length} texts and ${INJECTION_EMAILS.length} emails from outside: nothing is sent or decided without a person`, async () => {
+    const senders = [MARIA, DAVID, UNKNOWN];
+    for (const [i, text] of INJECTION_TEXTS.entries())
+      await world.deliver(smsEvent(senders[i % senders.length] as string, text, servers.clock()));
+    for (const e of INJECTION_EMAILS) await world.deliver(emailEvent(e, servers.clock()));
+    const cards = [];
+    const pages: string[] = [];
+    for (const c of await world.core.conversations.list({ limit: 100 })) {
+      const from = c.contact?.phone ?? c.contact?.email;
+      for (const a of await world.core.actions.listByConversation(c.id)) {
+        cards.push(a);
+        const what = `${a.tool} ${JSON.stringify(a.args).slice(0, 200)} ${a.status} by ${a.decidedBy}`;
+        // A page to on-call runs without a card when the team's setting says so (budgeted: paging-budget
+        // tests); the triage classifier decides what is urgent. Counted apart, never a send to anyone else.
+        if (a.tool === 'escalate' && a.decidedBy === 'policy') {
+          pages.push(String(a.args.text));
+          continue;
+        }
+        // Otherwise only a draft back to whoever wrote, that nobody decided: never a policy, memory or
+        // third-party write.
+        expect(['send_message', 'send_email', 'welcome_contact'], what).toContain(a.tool);
+        expect(['PENDING', 'SUPERSEDED'], what).toContain(a.status);
+        expect(a.decidedBy, what).toBeUndefined();
+        if (from) expect(recipientOf(a).toLowerCase(), what).toContain(from.toLowerCase());
+      }
+    }
+    expect(world.sent()).toEqual([]);
+
+    // Control, same run: a person approves one of those drafts, and exactly that one text goes out.
+    const control = cards.find((a) => a.tool === 'send_message' && a.status === 'PENDING');
+    if (!control) throw new Error('no waiting text draft to approve');
+    await world.decide(control, 'approve');
+    await world.work();
+    expect(world.sent()).toHaveLength(1);
+    console.info(
+      `[figure] injection corpus (rules mode): ${INJECTION_TEXTS.length} texts + ${INJECTION_EMAILS.length} emails → ` +
+        `${cards.length} cards; 0 executed without a person, 0 sent; ${pages.length} paged on-call by the ` +
+        `triage's urgency verdict (${pages.map((t) => JSON.stringify(t.slice(0, 60))).join('; ')}); ` +
+        `control (same run): 1 approved → ${world.sent().length} sent`,
+    );
+  }, 120_000);
 });
 
 describe('Claude mode, with a model that obeys the injection', () => {

@@ -97,6 +97,13 @@ async function expectNextRunNeedsAPerson(repo: string, claude: boolean) {
   }
 }
 
+/** The tamper matrix's own count, printed as a `[figure]` line: every attempt and how many were refused. */
+const matrix = { attempts: 0, refused: 0, controlAllowed: 0 };
+const tally = (refused: boolean) => {
+  matrix.attempts++;
+  if (refused) matrix.refused++;
+};
+
 describe('every workspace-writing tool × every protected path', () => {
   let world: World;
   beforeAll(async () => {
@@ -147,18 +154,21 @@ describe('every workspace-writing tool × every protected path', () => {
             { tool, kind: 'internal', args, origin, conversationId: 'conv_tamper' },
             { now: servers.clock(), timezone: 'America/Los_Angeles', callReadTool: async () => ({}) },
           );
+          tally(verdict.decision === 'deny');
           expect(verdict.decision, `${tool} ${path} (${origin})`).toBe('deny');
           // Declaring the call a read or a write changes nothing: the kind never waves it through.
           const asWrite = await world.deps.guard.check(
             { tool, kind: 'write', args, origin, conversationId: 'conv_tamper' },
             { now: servers.clock(), timezone: 'America/Los_Angeles', callReadTool: async () => ({}) },
           );
+          tally(asWrite.decision === 'deny');
           expect(asWrite.decision, `${tool} ${path} as write`).toBe('deny');
         }
         const ctx = { conversationId: 'conv_tamper', runId: 'run_t', now: servers.clock(), timezone: 'UTC' };
         await expect(world.registry.get(tool).run(args, ctx), `${tool} ${path}`).rejects.toBeInstanceOf(
           ProtectedPathError,
         );
+        tally(true);
       }
       expect(await remoteFile('matrix', 'policy/autonomy.rules')).toBe(before);
       // The assistant's own notes stay writable.
@@ -173,6 +183,7 @@ describe('every workspace-writing tool × every protected path', () => {
         { now: servers.clock(), timezone: 'America/Los_Angeles', callReadTool: async () => ({}) },
       );
       expect(ok.decision).toBe('allow');
+      matrix.controlAllowed++;
     },
   );
 
@@ -186,13 +197,20 @@ describe('every workspace-writing tool × every protected path', () => {
           { tool: 'propose_policy_change', kind, args, origin: 'model', conversationId: 'conv_tamper' },
           { now: servers.clock(), timezone: 'America/Los_Angeles', callReadTool: async () => ({}) },
         );
+        tally(verdict.decision !== 'allow');
         expect(verdict.decision, `${path} as ${kind}`).not.toBe('allow');
       }
       const ctx = { conversationId: 'conv_tamper', runId: 'run_t', now: servers.clock(), timezone: 'UTC' };
       // Only policy/*.rules is a valid target; even then, running it without an approver is refused.
       await expect(tool.run(args, ctx), path).rejects.toThrow();
+      tally(true);
     }
     expect(await remoteFile('matrix', 'policy/autonomy.rules')).toBe(before);
+    console.info(
+      `[figure] tamper matrix: ${PROTECTED_SAMPLES.length} protected paths × the workspace writers and ` +
+        `propose_policy_change → ${matrix.attempts} attempts, ${matrix.refused} refused, policy file unchanged; ` +
+        `control (same run): ${matrix.controlAllowed} of ${Object.keys(WORKSPACE_WRITE_TOOLS).length} writers allowed on a plain note`,
+    );
   });
 });
 
@@ -250,6 +268,10 @@ describe('the policy-tamper attack through the public interfaces', () => {
       expect(await remoteFile('claude', 'policy/zz-open.rules')).toBeUndefined();
       expect(await remoteFile('claude', 'policy/messaging.rules')).toContain('send_message');
       expect(world.sent()).toEqual([]);
+      console.info(
+        `[figure] policy-tamper attack (Claude mode, injected email, obeying model): ${results.length - 1} of 3 ` +
+          `writes refused, policy unchanged, ${world.sent().length} sent; the next cold start still drafts a card`,
+      );
     } finally {
       await world.stop();
     }

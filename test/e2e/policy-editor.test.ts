@@ -127,3 +127,45 @@ test('a policy-change card shows the diff; a member is told only an admin may ap
     await context.close();
   }
 }, 120_000);
+
+test('a proposal made before the file was saved says it is stale; approving it is refused (409) with the reason', async () => {
+  const { conversation } = await seedInboundSms(e.core);
+  const card = await seedPendingAction(e.core, {
+    conversationId: conversation.id,
+    runId: 'r_policy_stale',
+    tool: 'propose_policy_change',
+    args: {
+      path: 'policy/messaging.rules',
+      text: `${MESSAGING_RULES}\n% Proposed against an older version.\n`,
+      reason: 'Sam asked for it last week.',
+      // Not the version saved now: an admin saved the file after this proposal was made.
+      baseVersion: '0123456789abcdef',
+    },
+    summary: 'Change policy/messaging.rules: an older proposal',
+  });
+  for (const [name, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP_WIDE],
+  ] as const) {
+    const context = await e.newContext(viewport);
+    const page = await context.newPage();
+    await page.goto(`/chat?id=${conversation.id}`);
+    await page.waitForURL(/\/sign-in\?next=/);
+    await e.signIn(page, 'Alex');
+    const article = page.locator(`article[data-action-id="${card.id}"]`);
+    const warning = article.locator('.policy-diff-stale');
+    await warning.waitFor();
+    expect(await warning.textContent()).toMatch(/was saved after this was proposed: approving it would undo/);
+    await article.scrollIntoViewIfNeeded();
+    await e.shot(page, `${name}-policy-change-stale`);
+    const response = page.waitForResponse((r) => r.url().endsWith(`/actions/${card.id}/approve`));
+    await article.getByRole('button', { name: 'Approve' }).click();
+    expect((await response).status()).toBe(409);
+    await article
+      .getByText(/changed after this was proposed/)
+      .first()
+      .waitFor();
+    await e.shot(page, `${name}-policy-change-stale-refused`);
+    await context.close();
+  }
+}, 120_000);

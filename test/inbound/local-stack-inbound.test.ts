@@ -246,7 +246,7 @@ describe('npm run simulate:sms against the running stack', () => {
     );
 
   it.each(['standard', 'legacy'] as const)(
-    'a %s-signed text is accepted and reaches the worker',
+    'a %s-signed text is accepted, reaches the worker and becomes a conversation',
     async (scheme) => {
       const from = scheme === 'legacy' ? '(628) 555-0990' : '+16285550991';
       const { stdout } = await simulate(
@@ -264,10 +264,12 @@ describe('npm run simulate:sms against the running stack', () => {
         const e = await core.ledger.get(eventId ?? '');
         return e && FINAL.has(e.status) ? e : undefined;
       }, 60_000);
-      expect(entry).toMatchObject({
-        type: 'sms.received',
-        key: `sms:${from.startsWith('(') ? '+16285550990' : from}`,
-      });
+      const key = `sms:${from.startsWith('(') ? '+16285550990' : from}`;
+      expect(entry).toMatchObject({ type: 'sms.received', key });
+      // Issue 13's "done when": each generation's delivery becomes a conversation holding the text.
+      const conversation = await until(() => core.conversations.findByTriggerKey(key));
+      const messages = await core.conversations.listMessages(conversation.id);
+      expect(messages.map((m) => m.text)).toContain('Is parking included with unit 4?');
     },
     90_000,
   );

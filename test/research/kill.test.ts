@@ -73,7 +73,9 @@ afterAll(async () => {
 
 /** A worker process; resolves once it printed `line` (or rejects when it exits first or takes too long). */
 function worker(extra: Record<string, string>, line: string) {
-  const child = spawn(resolve('node_modules/.bin/tsx'), [resolve('test/research/kill-worker.ts')], {
+  // Node itself with tsx as a loader, not the tsx CLI: the CLI runs the script in a child process of its
+  // own, so SIGKILL would stop only the CLI and leave the worker running (and polling) as an orphan.
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve('test/research/kill-worker.ts')], {
     env: { ...process.env, ...env, ...extra },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

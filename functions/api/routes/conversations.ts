@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { Core } from '../../../shared/src/composition/core';
+import { buildDbSearchToolDeps } from '../../../shared/src/composition/tool-deps';
 import {
   answerRequest,
   approveRequest,
@@ -17,7 +18,7 @@ import {
   tokenDecisionRequest,
 } from '../../../shared/src/contracts/api';
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
-import { buildDbSearchToolDeps, type ConversationCorpus } from '../../../shared/src/tools/db-search';
+import type { ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';

@@ -5,8 +5,8 @@ import {
   startAnthropicEmulator,
   turn,
 } from '../../../scripts/emulators/anthropic';
+import { buildWebToolDeps } from '../composition/tool-deps';
 import { DEFAULT_ANTHROPIC_HELPER_MODEL, DEFAULT_ANTHROPIC_MODEL } from '../config';
-import { buildWebToolDeps } from '../tools/web';
 import { anthropicModel } from './anthropic-model';
 
 /**

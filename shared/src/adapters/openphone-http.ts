@@ -1,4 +1,4 @@
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
 import {
@@ -19,6 +19,7 @@ import {
   openPhonePhoneNumber,
   openPhoneSendMessageBody,
 } from '../contracts/openphone-api';
+import { toE164 } from '../domain/phone';
 import {
   type AppError,
   describeZodIssues,
@@ -43,6 +44,9 @@ import type {
   SmsMessage,
 } from '../ports/sms-gateway';
 import { type RateLimiter, rollingWindowLimiter, sharedRateLimiter } from './rate-limiter';
+
+/** Kept exported here for the adapter's callers; the function lives in domain/phone.ts. */
+export { toE164 };
 
 /**
  * SmsGateway over the OpenPhone (Quo) public REST API v1, with `fetch`. The same code talks to
@@ -615,11 +619,6 @@ function contactPatchBody(patch: ContactPatch, country: CountryCode): OpenPhoneC
 
 function phoneFields(phones: ContactInput['phones'], country: CountryCode) {
   return phones?.map((p) => ({ name: p.label || 'mobile', value: requireE164(p.number, 'phones', country) }));
-}
-
-export function toE164(value: string, country: CountryCode = 'US'): string | null {
-  const parsed = parsePhoneNumberFromString(value, country);
-  return parsed?.isValid() ? parsed.number : null;
 }
 
 function requireE164(value: string, field: string, country: CountryCode): string {

@@ -1,5 +1,8 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { type AppError, isAppError, UpstreamError, ValidationError } from '../errors';
+import type { OnCallPage, OnCallPager, PageChannelResult, PageResult } from '../ports/on-call-pager';
+
+export type { OnCallPage, OnCallPager, PageChannelResult, PageResult };
 
 /**
  * Pages the on-call person through Twilio: an SMS and a voice call that reads the alert out with TwiML
@@ -24,29 +27,6 @@ export interface TwilioPagerOptions {
   defaultCountry?: CountryCode;
   /** Per-request timeout. Default 10 s. */
   timeoutMs?: number;
-}
-
-export interface OnCallPage {
-  /** The on-call person's number (any format libphonenumber-js reads). */
-  to: string;
-  /** SMS text, 1–1600 characters. */
-  text: string;
-  /** What the call says; defaults to `text`, shortened. */
-  voiceText?: string;
-  /** Default both. */
-  channels?: Array<'sms' | 'voice'>;
-}
-
-export type PageChannelResult = { ok: true; sid: string; status: string } | { ok: false; error: AppError };
-
-export interface PageResult {
-  sms?: PageChannelResult;
-  voice?: PageChannelResult;
-}
-
-/** What the escalation use case needs (kept beside its only adapter until a second one exists). */
-export interface OnCallPager {
-  page(input: OnCallPage): Promise<PageResult>;
 }
 
 /** A Twilio failure; `twilioCode` is Twilio's numeric error code (e.g. 21211 invalid 'To'). */

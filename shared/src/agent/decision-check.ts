@@ -1,7 +1,7 @@
 import type { PendingAction } from '../contracts/conversations';
+import type { DecisionCheck } from '../ports/decision-checks';
 import type { ToolGuard } from '../ports/tool-guard';
 import type { ToolRegistry } from '../tools/registry';
-import type { DecisionCheck } from '../use-cases/validate-decision';
 
 export interface DecisionCheckOptions {
   guard: ToolGuard;

@@ -54,10 +54,13 @@ export async function planStep(
 async function modelPlan(ctx: RunContext, trigger: Trigger, rounds: Round[]) {
   const { deps, durable } = ctx;
   const model = deps.model as NonNullable<typeof deps.model>;
-  const [admin, memory, facts] = await Promise.all([
+  // Read together (one round trip): with a turn open, the facts and the history window are its two reads
+  // after the turn's own (agent/turn.ts).
+  const [admin, memory, facts, stored] = await Promise.all([
     deps.adminInstructions?.(),
     deps.memory?.context(),
     deps.policy?.summary(ctx.convId, deps.clock()),
+    deps.conversations.listMessages(ctx.convId, { limit: 30 }),
   ]);
   const system = buildInstructions({
     teamName: deps.settings.teamName,
@@ -70,7 +73,7 @@ async function modelPlan(ctx: RunContext, trigger: Trigger, rounds: Round[]) {
   });
   // Only what was said before this run, without the trigger's own messages (sent as the current turn):
   // the prompt is then the same on every replay and after a resume, and it stays a cacheable prefix.
-  const history = (await deps.conversations.listMessages(ctx.convId, { limit: 30 })).filter(
+  const history = stored.filter(
     (m) => m.createdAt < durable.run.createdAt && !ctx.triggerMessageIds.has(m.id),
   );
   const images = await triggerImages(ctx, trigger);

@@ -1,5 +1,6 @@
 import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
+import { applyStyleLessons } from '../domain/lessons';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
@@ -26,6 +27,9 @@ export function proposeAction(
 ): Promise<Proposal> {
   const { deps } = ctx;
   return ctx.durable.step('approval_requested', async () => {
+    // Rules mode writes the team's style lessons into its template drafts (Claude reads them in MEMORY.md).
+    const styled = await styleWithLessons(ctx, call.name, scope);
+    scope = { ...scope, args: styled.args };
     const verdict = await deps.guard.check(
       { tool: call.name, kind: 'write', args: scope.args, origin: scope.origin, conversationId: ctx.convId },
       scope.env,
@@ -58,7 +62,17 @@ export function proposeAction(
         error: `reviewer scored the draft ${review.score}/10: ${review.issues.join(' ')}`,
       };
     }
-    const action = await createCard(ctx, trigger, call, scope, verdict, review, needsAnswer, redraft);
+    const action = await createCard(
+      ctx,
+      trigger,
+      call,
+      scope,
+      verdict,
+      review,
+      needsAnswer,
+      redraft,
+      styled.applied,
+    );
     return { status: 'created' as const, actionId: action.id };
   });
 }
@@ -73,6 +87,7 @@ async function createCard(
   review: ReviewScore,
   needsAnswer: boolean,
   redraft: RedraftApplied | undefined,
+  lessons: string[] = [],
 ): Promise<PendingAction> {
   const { deps, durable } = ctx;
   const { args, origin } = scope;
@@ -101,6 +116,7 @@ async function createCard(
     ...(auto ? { decidedBy: 'policy', decidedAt: at } : {}),
     ...(trigger.redraft ? { redraft: redraftOf(trigger.redraft, redraft) } : {}),
     ...(people ? { people } : {}),
+    ...(lessons.length ? { lessons } : {}),
   };
   // A replayed step (crash after the create) must not count the same card twice.
   const created = await deps.actions.create(action).then(
@@ -143,6 +159,18 @@ async function createCard(
     await scheduleCardTimers(deps, action, { urgent });
   }
   return action;
+}
+
+/** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */
+async function styleWithLessons(
+  ctx: RunContext,
+  tool: string,
+  scope: CallScope,
+): Promise<{ args: Record<string, unknown>; applied: string[] }> {
+  const book = ctx.deps.lessons;
+  if (!book || ctx.mode !== 'rules' || scope.origin !== 'planner') return { args: scope.args, applied: [] };
+  const lessons = await book.active().catch(() => []);
+  return applyStyleLessons(lessons, tool, scope.args);
 }
 
 export interface RedraftApplied {

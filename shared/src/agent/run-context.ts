@@ -1,3 +1,4 @@
+import type { LessonBook } from '../adapters/workspace-lessons';
 import type { Conversation, Message, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
 import type { Usage } from '../contracts/runs';
@@ -70,6 +71,8 @@ export interface AgentDeps {
   mediaFetcher?: MediaFetcher;
   /** Expiry and urgent re-notification timers for cards that wait for a person. */
   cardTimers?: CardTimerSettings;
+  /** Lessons learned from the team's decisions (cards #18): counted there, applied to rules-mode drafts. */
+  lessons?: LessonBook;
   /** The address book, lines and mailbox a card's FROM/TO are named from (cards #18). */
   cardPeople?: CardPeopleDeps;
   memory?: {

@@ -136,7 +136,7 @@ class TurnState {
   /** Messages this turn appended (committed or not), oldest first: the history window is read on demand. */
   appended: Message[] = [];
   /** The newest messages as read when the turn first asked for history (and how many were asked for). */
-  recent?: { limit: number; messages: Message[] };
+  recent?: { limit: number; messages: Promise<Message[]> };
   /** Whether the conversation existed when the turn opened (a new one has no history to read). */
   readonly existed: boolean;
   actions: Map<string, PendingAction>;
@@ -164,10 +164,16 @@ const byMessageKey = (a: Message, b: Message) => (messageKey(a) < messageKey(b) 
 /** The newest `limit` messages: the stored window (one query, the first time) merged with this turn's own. */
 async function history(state: TurnState, limit: number): Promise<Message[]> {
   if (state.existed && (!state.recent || state.recent.limit < limit)) {
-    state.recent = { limit, messages: await state.store.recentMessages(state.conversationId, limit) };
+    const recent = { limit, messages: state.store.recentMessages(state.conversationId, limit) };
+    state.recent = recent;
+    // A failed read is not kept: the next ask reads again.
+    recent.messages.catch(() => {
+      if (state.recent === recent) delete state.recent;
+    });
   }
+  const read = await (state.recent?.messages ?? []);
   const seen = new Set(state.appended.map(messageKey));
-  const stored = (state.recent?.messages ?? []).filter((m) => !seen.has(messageKey(m)));
+  const stored = read.filter((m) => !seen.has(messageKey(m)));
   return [...stored, ...state.appended].sort(byMessageKey).slice(-limit);
 }
 

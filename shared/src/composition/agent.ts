@@ -1,9 +1,9 @@
 import { anthropicModel } from '../adapters/anthropic-model';
 import { DynamoFactStore } from '../adapters/dynamo/fact-store';
-import { gitWorkspaceOptionsFromConfig, openGitWorkspace } from '../adapters/git-workspace';
 import { meteredModel } from '../adapters/metered';
 import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
 import { createTwilioPager } from '../adapters/twilio-pager';
+import { workspaceLessons } from '../adapters/workspace-lessons';
 import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
 import { conversationPolicy } from '../agent/policy-runtime';
@@ -26,24 +26,30 @@ import {
 import { createTriageClassifier } from '../domain/triage/classifier';
 import type { Log } from '../ports/logger';
 import type { Workspace } from '../ports/workspace';
-import { buildClickUpToolDeps, clickUpTools } from '../tools/clickup';
+import { clickUpTools } from '../tools/clickup';
 import { contactDirectory } from '../tools/contact-directory';
-import { buildDbSearchToolDeps, dbSearchTools } from '../tools/db-search';
+import { dbSearchTools } from '../tools/db-search';
 import { escalate } from '../tools/escalation';
 import { scheduleFollowUp } from '../tools/followups';
-import { buildGoogleToolDeps, googleTools } from '../tools/google';
+import { googleTools } from '../tools/google';
 import { openPhoneTools, replyToSender } from '../tools/openphone';
-import { pageBudgetDeps } from '../tools/page-budget-wiring';
 import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { startResearchTool } from '../tools/research';
 import { runCodeTool } from '../tools/sandbox';
-import { buildWebToolDeps, webTools } from '../tools/web';
+import { webTools } from '../tools/web';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
 import type { Core } from './core';
 import { buildResearchDeps, buildResearchStartDeps } from './research';
+import {
+  buildClickUpToolDeps,
+  buildDbSearchToolDeps,
+  buildGoogleToolDeps,
+  buildWebToolDeps,
+  pageBudgetDeps,
+} from './tool-deps';
 
 /**
  * Config → the agent's tools, guard and model. An integration whose credentials are absent is simply not
@@ -102,6 +108,8 @@ export async function buildAgent(
 
   let workspace: Workspace | undefined;
   if (c.MEMORY_GIT_URL) {
+    // isomorphic-git and the merge code load with the memory feature, not at every cold start's init.
+    const { gitWorkspaceOptionsFromConfig, openGitWorkspace } = await import('../adapters/git-workspace');
     workspace = await openGitWorkspace({ ...gitWorkspaceOptionsFromConfig(c), logger: core.log });
     tools.push(...bindAll(workspaceTools, { workspace }));
     // Runs only after an admin approved its card; writes policy/ as that admin (never the file tools).
@@ -194,6 +202,8 @@ export async function buildAgent(
         }
       : {}),
     ...(directory ? { directory } : {}),
+    // Lessons from decisions (cards #18): files in lessons/ and the MEMORY.md index, system-written.
+    ...(ws ? { lessons: workspaceLessons(ws, core.log, core.clock) } : {}),
     // A card's FROM/TO in names (cards #18): the same cached address book, lines and mailbox the tools use.
     cardPeople: {
       ...(directory ? { directory } : {}),

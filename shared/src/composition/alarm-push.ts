@@ -5,6 +5,9 @@ import { ConfigError } from '../errors';
 import type { NotifyAdminsDeps } from '../use-cases/notify-admins-of-alarm';
 import { type Core, getCore } from './core';
 
+/** Per push request; the function's timeout (infra) is 30 s. */
+export const ALARM_PUSH_TIMEOUT_MS = 5_000;
+
 /** The alarm push: the subscription store and the Web Push sender, nothing of the agent or the API. */
 export function buildAlarmPushDeps(core: Core): NotifyAdminsDeps {
   const vapid = vapidDetailsFromConfig(core.config);
@@ -15,7 +18,10 @@ export function buildAlarmPushDeps(core: Core): NotifyAdminsDeps {
       doc: core.dynamo.doc,
       tableName: core.config.TABLE_NAME,
     }),
-    sender: meteredPush(createWebPushSender({ vapid }), core.metrics),
+    // Bounded well inside the function's 30 s: 3 attempts of at most 5 s plus short waits. Past it, Lambda
+    // would time out and SNS's retry would push the same alarm to every admin again.
+    sender: meteredPush(createWebPushSender({ vapid, timeoutMs: ALARM_PUSH_TIMEOUT_MS }), core.metrics),
+    retry: { retries: 2, minTimeoutMs: 500, maxTimeoutMs: 2_000, maxRetryAfterMs: 3_000 },
     log: core.log,
   };
 }

@@ -1,11 +1,11 @@
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
-import { lazyDecisionDeps } from '../agent/decision-deps';
 import { NotFoundError } from '../errors';
 import type { PushSender, PushSubscriptionStore } from '../ports/push';
 import type { Workspace } from '../ports/workspace';
 import type { DecideApprovalDeps } from '../use-cases/decide-approval';
 import { type Core, getCore } from './core';
+import { lazyDecisionDeps } from './decision-deps';
 import { buildResearchStartDeps } from './research-start';
 
 /**

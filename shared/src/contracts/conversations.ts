@@ -202,6 +202,8 @@ export const pendingAction = z.object({
       questions: z.array(cardQuestion).optional(),
     })
     .optional(),
+  /** The team's lessons this draft follows (rules mode, cards #18), one line each, shown on the card. */
+  lessons: z.array(z.string()).optional(),
   /** Who the write is from and to, in names (cards #18); absent on cards made before it existed. */
   people: cardPeople.optional(),
   /** Why the card was withdrawn (status SUPERSEDED), in words a person reads. */

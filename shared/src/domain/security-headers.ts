@@ -4,7 +4,7 @@
  * API host in script-src and connect-src, challenges.cloudflare.com for bot protection (script-src,
  * frame-src), *.protect.clerk.com (any port) for abuse protection, img.clerk.com, workers from 'self' and
  * blob:, and inline styles for its CSS-in-JS. On AWS, CloudFront's response-headers policy is the PWA's one
- * source; these values are what the local server sends and what the template is compared with.
+ * source of headers, and its CSP is built by `pwaContentSecurityPolicy` below, as the local server's is.
  */
 
 /** The Frontend API host a publishable key names (`pk_live_<base64("clerk.example.com$")>`), if any. */
@@ -15,13 +15,21 @@ export function clerkFrontendApi(publishableKey: string | undefined): string | u
   return /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(host) ? `https://${host}` : undefined;
 }
 
-export function pwaContentSecurityPolicy(opts: { clerkPublishableKey?: string } = {}): string {
+/**
+ * The PWA's CSP, locally and on CloudFront (infra/lib/edge/content-security-policy.ts builds the template's
+ * from this). On AWS the live channel's socket is the WebSocket API's own host, and before a Clerk key is
+ * configured the hosts of Clerk development instances are allowed so a first deploy still loads.
+ */
+export function pwaContentSecurityPolicy(
+  opts: { clerkPublishableKey?: string; liveSocketOrigin?: string; clerkDevInstances?: boolean } = {},
+): string {
   const fapi = clerkFrontendApi(opts.clerkPublishableKey);
-  const clerk = fapi ? [fapi] : [];
+  const clerk = fapi ? [fapi] : opts.clerkDevInstances ? ['https://*.clerk.accounts.dev'] : [];
+  const live = opts.liveSocketOrigin ? [opts.liveSocketOrigin] : [];
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...clerk, 'https://challenges.cloudflare.com', 'https://*.protect.clerk.com'],
-    'connect-src': ["'self'", ...clerk, 'https://*.protect.clerk.com:*'],
+    'connect-src': ["'self'", ...clerk, 'https://*.protect.clerk.com:*', ...live],
     // blob: for message photos: the PWA fetches them from /api/media/:id with its token (an <img src> cannot
     // carry one) and shows a blob URL; without it the browser blocks the image and the thumbnail is blank.
     'img-src': ["'self'", 'data:', 'blob:', 'https://img.clerk.com'],

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClickUpEmulator, startClickUpEmulator } from '../../../scripts/emulators/clickup';
 import { DEMO_CLICKUP_IDS as IDS } from '../../../scripts/emulators/seed/clickup-data';
 import { createClickUpTaskBoard, refFooter } from '../adapters/clickup-http';
+import { buildClickUpToolDeps } from '../composition/tool-deps';
 import { ForbiddenError, ValidationError } from '../errors';
 import type { TaskList } from '../ports/task-board';
-import { buildClickUpToolDeps, type ClickUpToolDeps, chooseList, clickUpTools } from './clickup';
+import { type ClickUpToolDeps, chooseList, clickUpTools } from './clickup';
 import { bindAll, ToolRegistry } from './registry';
 import type { ToolContext } from './tool';
 

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { createClickUpTaskBoard } from '../adapters/clickup-http';
-import type { Config } from '../config';
 import { ForbiddenError, NotFoundError } from '../errors';
 import type { BoardTask, TaskBoard, TaskList } from '../ports/task-board';
 import { type ErrorHints, readCall, type WriteRetryOptions, writeCall } from './provider-calls';
@@ -312,19 +310,3 @@ export const deleteTask: Tool<typeof deleteTaskInput, ClickUpToolDeps> = {
 };
 
 export const clickUpTools = [listLists, getTasks, searchTasks, createTask, updateTask, deleteTask] as const;
-
-export type ClickUpConfig = Pick<Config, 'CLICKUP_API_BASE' | 'CLICKUP_API_TOKEN' | 'CLICKUP_TEAM_ID'> &
-  Partial<Pick<Config, 'TEAM_TIMEZONE'>>;
-
-/** Undefined when ClickUp is not configured, so its tools are simply not registered. */
-export function buildClickUpToolDeps(config: ClickUpConfig): ClickUpToolDeps | undefined {
-  if (!config.CLICKUP_API_TOKEN || !config.CLICKUP_TEAM_ID) return undefined;
-  return {
-    board: createClickUpTaskBoard({
-      baseUrl: config.CLICKUP_API_BASE,
-      token: config.CLICKUP_API_TOKEN,
-      teamId: config.CLICKUP_TEAM_ID,
-      ...(config.TEAM_TIMEZONE ? { timezone: config.TEAM_TIMEZONE } : {}),
-    }),
-  };
-}

@@ -1,5 +1,5 @@
 import Fuse from 'fuse.js';
-import { toE164 } from '../adapters/openphone-http';
+import { toE164 } from '../domain/phone';
 import type { Contact, SmsGateway } from '../ports/sms-gateway';
 
 export interface DirectoryEntry {

@@ -2,9 +2,6 @@ import Fuse from 'fuse.js';
 import { DateTime } from 'luxon';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { z } from 'zod';
-import type { DynamoTable } from '../adapters/dynamo/base';
-import { dynamoConversationArchive } from '../adapters/dynamo/conversation-archive';
-import type { Config } from '../config';
 import type { Conversation, Message } from '../contracts/conversations';
 import { NotFoundError } from '../errors';
 import type { ConversationArchive } from '../ports/conversation-archive';
@@ -547,15 +544,3 @@ export const getContactSmsHistory: Tool<typeof contactHistoryInput, DbSearchTool
 };
 
 export const dbSearchTools = [searchConversations, searchSmsHistory, getContactSmsHistory] as const;
-
-/** The corpus lives as long as the deps (one per cold start), so warm calls only read what changed. */
-export function buildDbSearchToolDeps(
-  config: Pick<Config, 'TEAM_TIMEZONE'>,
-  table: DynamoTable,
-  caps?: Partial<SearchCaps>,
-): DbSearchToolDeps {
-  return {
-    corpus: new ConversationCorpus(dynamoConversationArchive(table), caps),
-    timezone: config.TEAM_TIMEZONE,
-  };
-}

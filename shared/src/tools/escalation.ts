@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import type { OnCallPager } from '../adapters/twilio-pager';
 import { UpstreamError, ValidationError } from '../errors';
+import type { OnCallPager } from '../ports/on-call-pager';
 import { checkPageBudget, type PageBudgetDeps } from './page-budget';
 import type { Tool } from './tool';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type GoogleEmulator, startGoogleEmulator } from '../../../scripts/emulators/google';
 import { GOOGLE_TOOL_GROUPS } from '../adapters/google/tool-groups';
-import { buildGoogleToolDeps, googleTools } from './google';
+import { buildGoogleToolDeps } from '../composition/tool-deps';
+import { googleTools } from './google';
 import { bindAll, ToolRegistry } from './registry';
 
 /**

@@ -6,9 +6,10 @@ import { createGoogleAuth } from '../adapters/google/auth';
 import { createGmailMailbox } from '../adapters/google/gmail-mailbox';
 import { createGoogleCalendar } from '../adapters/google/google-calendar';
 import { createGoogleDrive } from '../adapters/google/google-drive';
+import { buildGoogleToolDeps } from '../composition/tool-deps';
 import { extractDayRange } from '../domain/extract';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { buildGoogleToolDeps, type GoogleToolDeps, googleTools } from './google';
+import { type GoogleToolDeps, googleTools } from './google';
 import { bindAll, ToolRegistry } from './registry';
 import type { ToolContext } from './tool';
 

@@ -1,10 +1,6 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { createGmailMailbox } from '../adapters/google/gmail-mailbox';
-import { createGoogleCalendar, parseEventTime } from '../adapters/google/google-calendar';
-import { createGoogleDrive } from '../adapters/google/google-drive';
-import { gated, googleGroupGates } from '../adapters/google/tool-groups';
-import type { Config } from '../config';
+import { parseEventTime } from '../domain/event-time';
 import { openSlots, SHOWING_DEFAULTS } from '../domain/showing-slots';
 import { ForbiddenError, ValidationError } from '../errors';
 import type { Calendar, CalendarEvent } from '../ports/calendar';
@@ -600,43 +596,3 @@ export const googleTools = [
   readGoogleSheet,
   readDrivePdf,
 ] as const;
-
-export type GoogleConfig = Pick<
-  Config,
-  | 'GOOGLE_SERVICE_ACCOUNT_JSON'
-  | 'GOOGLE_IMPERSONATE_USER'
-  | 'GOOGLE_API_BASE'
-  | 'GOOGLE_TOKEN_URL'
-  | 'TEAM_TIMEZONE'
-  | 'TEAM_NAME'
-  | 'EMAIL_BODY_LIMIT'
->;
-
-/**
- * One service account (domain-wide delegation to the shared inbox) for Gmail, Calendar and Drive; undefined
- * when Google is not configured, so the tools are simply not registered.
- */
-export function buildGoogleToolDeps(config: GoogleConfig): GoogleToolDeps | undefined {
-  if (!config.GOOGLE_SERVICE_ACCOUNT_JSON || !config.GOOGLE_IMPERSONATE_USER) return undefined;
-  const gates = googleGroupGates(config);
-  const rootUrl = config.GOOGLE_API_BASE ? `${config.GOOGLE_API_BASE.replace(/\/$/, '')}/` : undefined;
-  const root = rootUrl ? { rootUrl } : {};
-  // One token per tool group with only that group's scopes: an undelegated scope switches off its group only.
-  return {
-    mailbox: gated(
-      createGmailMailbox({
-        auth: gates.gmail.auth,
-        ...root,
-        address: config.GOOGLE_IMPERSONATE_USER,
-        fromName: config.TEAM_NAME,
-        bodyLimit: config.EMAIL_BODY_LIMIT,
-      }),
-      gates.gmail,
-    ),
-    calendar: gated(
-      createGoogleCalendar({ auth: gates.calendar.auth, ...root, timezone: config.TEAM_TIMEZONE }),
-      gates.calendar,
-    ),
-    drive: gated(createGoogleDrive({ auth: gates.drive.auth, ...root }), gates.drive),
-  };
-}

@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnthropicEmulator, startAnthropicEmulator } from '../../../scripts/emulators/anthropic';
+import { buildWebToolDeps } from '../composition/tool-deps';
 import { DEFAULT_ANTHROPIC_MODEL } from '../config';
 import { ConfigError } from '../errors';
 import { bindAll, ToolRegistry } from './registry';
-import { buildWebToolDeps, parseWebAccess, WebUnavailableError, webServerTools, webTools } from './web';
+import { parseWebAccess, WebUnavailableError, webServerTools, webTools } from './web';
 
 let emu: AnthropicEmulator;
 beforeAll(async () => {

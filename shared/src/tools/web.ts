@@ -109,25 +109,3 @@ export const webFetchUnavailable: Tool<typeof fetchInput, WebToolDeps> = {
 
 /** Ordinary tools for when the server tools are not offered (rules mode, or web access switched off). */
 export const webTools = [webSearchUnavailable, webFetchUnavailable] as const;
-
-/**
- * Claude mode with an allow-list → server tools for the model (and no ordinary tools of the same names, which
- * the API would reject as duplicates). Otherwise → the ordinary tools with the reason.
- */
-export function buildWebToolDeps(
-  config: WebConfig,
-  opts?: WebServerToolOptions,
-): { serverTools: WebServerTool[]; fallback?: WebToolDeps } {
-  const access = parseWebAccess(config.WEB_ALLOWED_DOMAINS);
-  if (!config.ANTHROPIC_API_KEY)
-    return {
-      serverTools: [],
-      fallback: { reason: 'the assistant is running without Claude (rules mode), which has no web access.' },
-    };
-  if (access.mode === 'off')
-    return {
-      serverTools: [],
-      fallback: { reason: 'web access is switched off for this team (WEB_ALLOWED_DOMAINS is empty).' },
-    };
-  return { serverTools: webServerTools(access, opts) };
-}

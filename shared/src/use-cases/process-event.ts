@@ -3,6 +3,7 @@ import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
+import { learnFromDecision } from './learn-from-decision';
 import { isRetryRun } from './retry-action';
 import { type RunDigestDeps, runDigest } from './run-digest';
 import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-event-group';
@@ -29,6 +30,8 @@ export interface ProcessEventDeps extends AdmitDeps, RunEventGroupDeps {
 export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope): Promise<AgentOutcome> {
   const admission = await admitEvent(deps, event);
   if (admission.decision !== 'run') return { outcome: admission.decision };
+  // An edit, a deny reason or a redraft instruction becomes a lesson first (cards #18; best effort).
+  await learnFromDecision(deps, event);
 
   let result: AgentOutcome;
   if (event.type === 'system.ping') {

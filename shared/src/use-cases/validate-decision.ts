@@ -2,8 +2,9 @@ import type { PendingAction } from '../contracts/conversations';
 import { canonicalJson, cardArgsHash } from '../domain/args-hash';
 import { AppError, PreconditionError, ValidationError } from '../errors';
 
-export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; reason: string };
-export type DecisionCheck = { ok: true } | { ok: false; reason: string; missing?: string[] };
+import type { ArgsCheck, DecisionCheck } from '../ports/decision-checks';
+
+export type { ArgsCheck, DecisionCheck };
 
 export interface ValidateDecisionDeps {
   /** The tool's own zod schema; an unknown tool is refused (never approved unchecked). */

@@ -2,6 +2,7 @@ import { calendar } from '@googleapis/calendar';
 import type { OAuth2Client } from 'google-auth-library';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { parseEventTime } from '../../domain/event-time';
 import { ConflictError, describeZodIssues, NotFoundError, ValidationError } from '../../errors';
 import type {
   BusyPeriod,
@@ -62,8 +63,6 @@ const freeBusySchema = z.object({
 const listSchema = z.object({ items: z.array(eventSchema).optional(), nextPageToken: z.string().optional() });
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
-const localWallTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
-const withOffset = /(Z|[+-]\d{2}:?\d{2})$/;
 
 const listInput = z
   .object({
@@ -95,33 +94,6 @@ const createInput = z.object({
 function validZone(zone: string): string {
   if (!DateTime.local().setZone(zone).isValid) throw new ValidationError(`Unknown time zone: ${zone}`);
   return zone;
-}
-
-/**
- * Reads a wall time in `zone` ("2025-03-09T10:00") or an instant with an offset. A wall time that the zone
- * skips (02:30 on a spring-forward day) is refused rather than silently moved, because an event an hour
- * off is worse than a question. A repeated wall time (fall back) resolves to the first occurrence (luxon's
- * rule), which is what people mean by "1:30" on that night more often than not.
- */
-export function parseEventTime(value: string, zone: string): DateTime {
-  if (localWallTime.test(value)) {
-    const dt = DateTime.fromISO(value, { zone });
-    if (!dt.isValid) throw new ValidationError(`Invalid date/time: ${value}`);
-    if (dt.toFormat("yyyy-MM-dd'T'HH:mm") !== value.slice(0, 16)) {
-      throw new ValidationError(
-        `${value} does not exist in ${zone} (the clocks skip it for daylight saving time)`,
-      );
-    }
-    return dt;
-  }
-  if (withOffset.test(value)) {
-    const dt = DateTime.fromISO(value, { setZone: true });
-    if (!dt.isValid) throw new ValidationError(`Invalid date/time: ${value}`);
-    return dt.setZone(zone);
-  }
-  throw new ValidationError(
-    `Expected a local time like 2025-03-09T10:00 or an ISO time with an offset, got: ${value}`,
-  );
 }
 
 const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
@@ -317,3 +289,5 @@ function busyOf(res: z.infer<typeof freeBusySchema>, calendarId: string, zone: s
     DateTime.fromISO(t, { setZone: true }).setZone(zone).toISO({ suppressMilliseconds: true }) ?? t;
   return (cal.busy ?? []).map((b) => ({ start: inZone(b.start), end: inZone(b.end) }));
 }
+
+export { parseEventTime };

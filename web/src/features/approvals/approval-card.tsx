@@ -78,6 +78,11 @@ export function ApprovalCard({
       {answers?.channel === 'email' && action.tool === 'send_email' && <AnsweredEmail message={answers} />}
       {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
       {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
+      {action.lessons?.length ? (
+        <p className="lesson-note">
+          <strong>Follows what the team taught:</strong> {action.lessons.join(' · ')}
+        </p>
+      ) : null}
       {editable.map((k) => (
         <DraftField
           key={k}

@@ -64,13 +64,14 @@ const VIEWS: Record<string, Omit<ToolView, 'icon'> & { icon?: ToolView['icon'] }
   create_contact: { label: 'New contact', icon: ChatIcon, recipients: [], editable: [] },
   update_contact: { label: 'Contact update', icon: ChatIcon, recipients: [], editable: [] },
   delete_contact: { label: 'Delete contact', icon: ChatIcon, recipients: [], editable: [] },
-  // The diff is shown by PolicyChangeDiff (workspace-files); the whole new text is not repeated below it.
+  // The diff is shown by PolicyChangeDiff (workspace-files); the whole new text is not repeated below it, and
+  // the base version (a hash the system records) shows only as the stale warning.
   propose_policy_change: {
     label: 'Policy change',
     icon: ToolIcon,
     recipients: [],
     editable: [],
-    hidden: ['path', 'text', 'reason'],
+    hidden: ['path', 'text', 'reason', 'baseVersion'],
   },
 };
 

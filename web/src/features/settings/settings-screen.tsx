@@ -4,6 +4,7 @@ import { Shell } from '../../components/shell';
 import { Loading } from '../../components/states';
 import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
+import { LessonsSection } from './lessons-section';
 import { PreferencesSection } from './preferences-section';
 
 export interface PushSettingsProps {
@@ -74,6 +75,10 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
       <section className="card settings-card" aria-labelledby="prefs-heading">
         <h2 id="prefs-heading">Preferences</h2>
         <PreferencesSection />
+      </section>
+      <section className="card settings-card" aria-labelledby="lessons-heading">
+        <h2 id="lessons-heading">Lessons from your decisions</h2>
+        <LessonsSection />
       </section>
       <section className="card settings-card">
         <h2>Memory</h2>

@@ -7,7 +7,8 @@ import './workspace-files.css';
 
 /**
  * What a `propose_policy_change` card would change, as a unified diff against the file as saved now (the API
- * computes it; the proposal's own text is never shown as if it were the current policy). Only an admin may
+ * computes it; the proposal's own text is never shown as if it were the current policy), and a warning when
+ * the file was saved after the proposal was made. Only an admin may
  * approve such a card; everyone else is told so before they press anything.
  */
 export function PolicyChangeDiff({ action }: { action: PendingAction }) {
@@ -16,6 +17,14 @@ export function PolicyChangeDiff({ action }: { action: PendingAction }) {
   const path = String(action.args.path ?? '');
   const text = String(action.args.text ?? '');
   const diff = useResource(() => api.diffWorkspaceFile(path, text), `policy-diff-${action.id}`);
+  // The system recorded which version of the file the proposal was made against; if the file was saved since,
+  // approving would undo that save (the API refuses with a 409), so the card says so before anyone presses.
+  const base = typeof action.args.baseVersion === 'string' ? action.args.baseVersion : undefined;
+  const stale =
+    base !== undefined &&
+    diff.data !== undefined &&
+    diff.data.diff !== '' &&
+    (diff.data.version ?? 'new') !== base;
   return (
     <div className="policy-diff">
       <p className="field-label">Proposed change</p>
@@ -23,6 +32,12 @@ export function PolicyChangeDiff({ action }: { action: PendingAction }) {
       {typeof action.args.reason === 'string' && <p className="policy-diff-reason">{action.args.reason}</p>}
       {diff.loading && !diff.data && <Loading label="Comparing with the saved policy…" />}
       {diff.error !== undefined && !diff.data && <p className="error-text">{describeError(diff.error)}</p>}
+      {stale && action.status === 'PENDING' && (
+        <p className="error-text policy-diff-stale" role="alert">
+          {path} was saved after this was proposed: approving it would undo that change. Deny it and ask
+          again, or change the policy in Admin › Policy.
+        </p>
+      )}
       {diff.data && <DiffLines diff={diff.data.diff} />}
       {action.status === 'PENDING' && !me.isAdmin && (
         <p className="muted small">Only an admin can approve a policy change; you can deny it.</p>

@@ -53,7 +53,7 @@ function policyStaleness(workspace: () => Promise<Workspace>) {
     if (card.tool !== 'propose_policy_change' || typeof args.baseVersion !== 'string') return undefined;
     const [{ staleProposal }, { savedPolicyText }] = await Promise.all([
       import('../tools/policy-change'),
-      import('./team-rulebase'),
+      import('../agent/team-rulebase'),
     ]);
     const ws = await workspace();
     await ws.sync();
@@ -75,9 +75,9 @@ async function build(opts: Parameters<typeof lazyDecisionDeps>[0]) {
     import('./write-tool-registry'),
     import('../domain/policy'),
     import('../adapters/dynamo/fact-store'),
-    import('./policy-runtime'),
-    import('./decision-check'),
-    import('./team-rulebase'),
+    import('../agent/policy-runtime'),
+    import('../agent/decision-check'),
+    import('../agent/team-rulebase'),
   ]);
   const c = opts.config;
   const { registry, readTools } = await writeToolRegistry(c);
