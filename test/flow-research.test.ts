@@ -49,16 +49,18 @@ test('"summarise Maria Lopez\'s history" in chat: plan, review, parallel leaves,
     return g?.task.status === 'review' ? g : undefined;
   });
   expect(review.task.draft?.map((i) => i.key)).toEqual(['who', 'comms', 'commitments', 'threads']);
-  const reply = (await core.conversations.listMessages(conversation.id)).find((m) =>
-    m.text.startsWith("I'm on it"),
+  // The chat run's answer and the root's planning run side by side (separate messages): wait for each.
+  await until('the chat reply', async () =>
+    (await core.conversations.listMessages(conversation.id)).find((m) => m.text.startsWith("I'm on it")),
   );
-  expect(reply).toBeDefined();
 
   // The plan is said in the chat too, and approved from the chat ("run it"), not only on the review screen.
-  const asked = (await core.conversations.listMessages(conversation.id)).find((m) =>
-    m.text.startsWith('The research plan waits for your review'),
+  const asked = await until('the plan in the chat', async () =>
+    (await core.conversations.listMessages(conversation.id)).find((m) =>
+      m.text.startsWith('The research plan waits for your review'),
+    ),
   );
-  expect(asked?.text).toContain('Reply “run it”');
+  expect(asked.text).toContain('Reply “run it”');
   await postChatMessage(core, { text: 'run it', conversationId: conversation.id, user });
   await until('the approval reply', async () =>
     (await core.conversations.listMessages(conversation.id)).find((m) =>

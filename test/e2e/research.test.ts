@@ -37,6 +37,10 @@ test('review the plan, remove a step, approve, watch the tree, read the report (
   expect(await card.locator('[data-step-key]').count()).toBe(9);
   await card.scrollIntoViewIfNeeded();
   await e.shot(page, 'research-review-phone');
+  // The plan is said in the chat as well, with how to answer it there.
+  const asked = page.getByText('The research plan waits for your review');
+  await asked.scrollIntoViewIfNeeded();
+  await e.shot(page, 'research-review-chat-phone');
 
   // Remove the "Tasks and appointments" group and narrow the conversations search.
   await card.getByRole('button', { name: /Remove “Tasks and appointments/ }).click();
@@ -76,7 +80,7 @@ test('review the plan, remove a step, approve, watch the tree, read the report (
   await wide.close();
 }, 180_000);
 
-test('a writing step: the tree says "drafted · waits for approval" and its text waits as a card below (phone and desktop)', async () => {
+test('a writing step: the tree says "drafted · needs approval" and its text waits as a card below (phone and desktop)', async () => {
   const { conversation } = await postChatMessage(e.core, { text: 'hello', user });
   const research = buildResearchStartDeps(e.core);
   const task = await startResearch(research, {
@@ -117,12 +121,14 @@ test('a writing step: the tree says "drafted · waits for approval" and its text
     const card = page.locator(`article.research-card[data-task-id="${task.id}"]`);
     await expect.poll(() => card.getAttribute('data-status'), { timeout: 45_000 }).toBe('done');
     const drafted = card.locator('[data-node-id="r.2"] .node-meta');
-    expect(await drafted.textContent()).toContain('drafted · waits for approval');
+    expect(await drafted.textContent()).toContain('drafted · needs approval');
     const approval = page.locator('article.approval[data-status="PENDING"]');
     await approval.waitFor({ timeout: 30_000 });
     expect(await approval.textContent()).toContain('Thursday at 10am');
     await approval.scrollIntoViewIfNeeded();
     await e.shot(page, name);
+    await card.locator('.research-tree').scrollIntoViewIfNeeded();
+    await e.shot(page, `${name}-tree`);
     await context.close();
   }
 }, 180_000);

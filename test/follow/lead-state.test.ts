@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { PendingAction } from '../../shared/src/contracts/conversations';
 import { setLeadState } from '../../shared/src/use-cases/set-lead-state';
-import { createWorld, emailEvent, type Servers, startServers } from '../agent/harness';
+import {
+  createWorld,
+  emailEvent,
+  LEAD,
+  type Servers,
+  smsEvent,
+  startServers,
+  type World,
+} from '../agent/harness';
+import { FOLLOW_WEBHOOK_SECRET, startWebhookReceiver } from './support';
 
 /** Lead state per lead: set when a lead writes, and a booked lead's next email gets no drafted reply. */
 let servers: Servers;
 beforeAll(async () => {
-  servers = await startServers();
+  servers = await startServers({ webhookSecret: FOLLOW_WEBHOOK_SECRET });
 }, 60_000);
 afterAll(async () => {
   await servers?.stop();
@@ -44,6 +54,123 @@ test('a new lead is "new"; once a showing is booked, their next email is not ans
       world.log.entries.some((e) => String(e.fields?.reason ?? '').includes('showing booked: no reply')),
     ).toBe(true);
   } finally {
+    await world.stop();
+  }
+}, 60_000);
+
+/** Runs the Scheduler emulator forward on the test's clock (its clock is the base clock plus its offset). */
+async function fireAfter(world: World, ms: number) {
+  servers.clock.advance(ms);
+  await world.scheduler?.fireDue();
+  await world.work();
+}
+
+test('by text: a lead who texts is new (flagged after 4 h unanswered); our sent invitation makes them invited, nudged after 2 days', async () => {
+  const world = await createWorld(servers, { timers: true });
+  try {
+    await world.deliver(
+      smsEvent(
+        LEAD,
+        'Hi! Is the 2 bedroom at 48 Elm Ave still available? I would love to see it',
+        servers.clock(),
+      ),
+    );
+    const conv = await world.conversationFor(`sms:${LEAD}`);
+    expect(conv?.lead?.state).toBe('new');
+
+    servers.clock.advance(3600_000);
+    await world.deliver(smsEvent(LEAD, 'Also, is parking included?', servers.clock()));
+    // Still "new" (never answered): a lead's second text does not restart the clock.
+    expect((await world.core.conversations.get(conv?.id as string))?.lead?.state).toBe('new');
+    await fireAfter(world, 4 * 3600_000 + 60_000);
+    expect(world.notifications.map((n) => n.title)).toContain('Lead waiting on us: Tom Becker');
+
+    // We answer with an invitation to a showing: approved and sent → invited, and the nudge check is set.
+    const card = (await world.core.actions.listByConversation(conv?.id as string)).find(
+      (a) => a.status === 'PENDING' && a.tool === 'send_message',
+    );
+    expect(card).toBeDefined();
+    await world.decide(card as PendingAction, 'approve', {
+      editedArgs: {
+        ...card?.args,
+        text: 'Hi Tom, yes! Parking is included. Would you like a showing on Thursday at 5?',
+      },
+    });
+    await world.work();
+    const invited = await world.core.conversations.get(conv?.id as string);
+    expect(invited?.lead?.state).toBe('invited');
+    await fireAfter(world, 47 * 3600_000);
+    expect(world.notifications.map((n) => n.title)).not.toContain('Nudge Tom Becker?');
+    await fireAfter(world, 2 * 3600_000);
+    expect(world.notifications.map((n) => n.title)).toContain('Nudge Tom Becker?');
+    const said = await world.core.conversations.listMessages(conv?.id as string);
+    expect(said.at(-1)?.text).toMatch(/^Tom Becker has not answered since .+ \(invited to a showing\)/);
+  } finally {
+    await world.stop();
+  }
+}, 90_000);
+
+test('a check whose lead moved on says nothing; a booked lead who texts gets no drafted reply', async () => {
+  const world = await createWorld(servers, { timers: true });
+  try {
+    await world.deliver(
+      smsEvent(LEAD, 'Hi, is the apartment on Elm Ave still for rent? Can I come see it?', servers.clock()),
+    );
+    await world.deliver(smsEvent(LEAD, 'Sorry, one more question: is it pet friendly?', servers.clock()));
+    const conv = await world.conversationFor(`sms:${LEAD}`);
+    expect(conv?.lead?.state).toBe('new');
+    // A person books the showing before the 4-hour flag: the flag finds the lead moved on.
+    await setLeadState(
+      { ...world.core, clock: servers.clock },
+      { conversationId: conv?.id as string, state: 'showing_booked', by: 'sam' },
+    );
+    await fireAfter(world, 5 * 3600_000);
+    expect(world.notifications.filter((n) => n.title.startsWith('Lead waiting'))).toEqual([]);
+
+    const before = (await world.core.actions.listByConversation(conv?.id as string)).length;
+    await world.deliver(smsEvent(LEAD, 'Can I bring my partner to the showing?', servers.clock()));
+    expect((await world.core.actions.listByConversation(conv?.id as string)).length).toBe(before);
+    expect((await world.core.conversations.get(conv?.id as string))?.lead?.state).toBe('showing_booked');
+    expect(
+      world.log.entries.some((e) => String(e.fields?.reason ?? '').includes('showing booked: no reply')),
+    ).toBe(true);
+  } finally {
+    await world.stop();
+  }
+}, 90_000);
+
+test('by phone: an invited lead who calls us is waiting on us again', async () => {
+  const world = await createWorld(servers, {
+    timers: true,
+    env: { OPENPHONE_WEBHOOK_SECRET: FOLLOW_WEBHOOK_SECRET },
+  });
+  const hook = await startWebhookReceiver(world);
+  try {
+    await world.deliver(
+      smsEvent(LEAD, 'Hi, is the 2 bedroom at 48 Elm Ave still available?', servers.clock()),
+    );
+    const conv = await world.conversationFor(`sms:${LEAD}`);
+    await setLeadState(
+      { ...world.core, clock: servers.clock },
+      { conversationId: conv?.id as string, state: 'invited', by: 'sam' },
+    );
+    servers.clock.advance(3600_000);
+    const call = await servers.openphone.fireCall({
+      from: LEAD,
+      scheme: 'standard',
+      durationSeconds: 95,
+      summary: {
+        summary: ['Asked whether Thursday 5 pm still works for the showing'],
+        nextSteps: ['Confirm the time'],
+      },
+      transcript: [{ who: 'caller', text: 'Hi, does Thursday at 5 still work to see the apartment?' }],
+      url: hook.url,
+    });
+    expect(call.deliveries.map((d) => d.status)).toEqual([202, 202, 202]);
+    await world.work();
+    expect((await world.core.conversations.get(conv?.id as string))?.lead?.state).toBe('waiting_on_us');
+  } finally {
+    await hook.stop();
     await world.stop();
   }
 }, 60_000);

@@ -33,6 +33,8 @@ export type Trigger = (
       triage?: TriageNote;
       /** Photos of the texts (our ids); Claude mode sends the images themselves. */
       media?: Array<{ id: string; type: string | null }>;
+      /** Where this lead stood when the text arrived (follow #20): booked or out → no reply. */
+      lead?: LeadInfo;
     }
   | {
       kind: 'inbound_email';

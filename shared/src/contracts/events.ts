@@ -166,7 +166,7 @@ export const pingPayload = z.object({ note: z._default(z.string(), 'ping') });
 /** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
 export const timerFiredPayload = z.object({
   /** `followup`: a scheduled conditional send (follow #20); `digest`: a person's daily digest (follow #20). */
-  kind: z.enum(['card.expire', 'card.renotify', 'followup', 'digest']),
+  kind: z.enum(['card.expire', 'card.renotify', 'followup', 'digest', 'lead.check']),
   conversationId: z.string(),
   actionId: z.string(),
   runId: z.string(),
@@ -176,6 +176,8 @@ export const timerFiredPayload = z.object({
   followupId: z.optional(boundedString(1, 200)),
   /** `digest`: whose digest (a user id); the conversation/action/run ids are then placeholders. */
   userId: z.optional(boundedString(1, 200)),
+  /** `lead.check`: the lead state's `updatedAt` when the check was set; a later change makes it moot. */
+  leadSince: z.optional(boundedString(1, 40)),
 });
 
 /**

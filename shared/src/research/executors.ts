@@ -71,7 +71,7 @@ export function draftWrite(
   if (!valid.ok) throw new ValidationError(`the drafted ${tool} is not valid: ${valid.reason}`);
   const summary = t.summarize(valid.args);
   return {
-    summary: `Drafted for approval: ${summary}. It waits as a card in the conversation; nothing was sent.`,
+    summary: `Drafted for approval (nothing was sent; it waits as a card in the conversation): ${summary}`,
     proposal: { tool, args: valid.args, summary },
   };
 }

@@ -24,7 +24,7 @@ export async function announceReview(
     id: `m_research_review_${task.id}_${Date.parse(at)}`,
     conversationId: task.conversationId,
     role: 'assistant',
-    text: [`The research plan waits for your review (${why}):`, ...steps, '', REVIEW_REPLY_HINT].join('\n'),
+    text: [`The research plan waits for your review — ${why}:`, ...steps, '', REVIEW_REPLY_HINT].join('\n'),
     createdAt: at,
     channel: 'web',
     author: { kind: 'assistant', name: 'Switchboard' },

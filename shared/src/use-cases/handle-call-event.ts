@@ -5,6 +5,7 @@ import type { Conversation, Message } from '../contracts/conversations';
 import type { EventOf } from '../contracts/events';
 import { callTranscriptLines } from '../domain/calls';
 import type { CallPatch, CallRecord, CallStore } from '../ports/call-store';
+import { leadWroteUs } from './lead-tracking';
 import type { AgentOutcome, RunEventGroupDeps } from './run-event-group';
 
 type CallEvent = EventOf<'call.completed'> | EventOf<'call.summarized'> | EventOf<'call.transcribed'>;
@@ -48,13 +49,23 @@ export async function handleCallEvent(deps: CallEventDeps, event: CallEvent): Pr
     transcript: rec.transcript ?? [],
     ...(triage ? { triage } : {}),
   };
-  return driveRun(deps, {
+  const out = await driveRun(deps, {
     conversation: { id: conv.id, create: () => conv, inbound: [] },
     trigger,
     runId: `run_${event.id}`,
     eventIds: [event.id],
     key: event.key,
   });
+  // Lead state from calls (follow #20): a lead who called us is waiting on us. Once per call (the claimed
+  // run), after the run, which creates a new caller's conversation.
+  if (rec.direction !== 'outgoing' && !contact?.internal)
+    await leadWroteUs(deps, {
+      conversationId: conv.id,
+      before: conv.lead,
+      isLead: triage?.triageClass === 'lead',
+      by: 'switchboard',
+    });
+  return out;
 }
 
 function patchOf(event: CallEvent): CallPatch {

@@ -3,6 +3,7 @@ import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
+import { runLeadCheck } from './lead-tracking';
 import { learnFromDecision } from './learn-from-decision';
 import { isRetryRun } from './retry-action';
 import { type RunDigestDeps, runDigest } from './run-digest';
@@ -43,6 +44,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     result = await fireFollowUp(deps, event);
   } else if (event.type === 'timer.fired' && event.payload.kind === 'digest') {
     result = await fireDigest(deps, event);
+  } else if (event.type === 'timer.fired' && event.payload.kind === 'lead.check') {
+    result = await runLeadCheck(deps, event);
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);

@@ -17,6 +17,7 @@ import type { ContactDirectory } from '../tools/contact-directory';
 import type { ConditionDeps } from './check-followup-condition';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
+import { leadAfterAction, leadWroteUs } from './lead-tracking';
 import {
   adoptPersonThread,
   candidateKeys,
@@ -29,7 +30,6 @@ import {
 import { proposeResearchWrite } from './propose-research-write';
 import { researchChatReview } from './research-chat-review';
 import { runResearchNode } from './run-research-node';
-import { leadStateAfterInbound, setLeadState } from './set-lead-state';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
 
 export interface AgentOutcome {
@@ -70,18 +70,23 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'approval.decided':
     case 'run.resume': {
       const { conversationId, runId } = primary.payload;
+      const outer = deps;
       deps = await openTurn(deps, conversationId, runId);
       const run = await deps.runs.get(conversationId, runId);
       if (!run) return { outcome: `no run ${runId}` };
       if (run.status !== 'awaiting_approval' && run.status !== 'running')
         return { runId, outcome: `run already ${run.status}` };
-      return driveRun(deps, {
+      const out = await driveRun(deps, {
         conversation: { id: conversationId, create: () => missing(conversationId), inbound: [] },
         trigger: { kind: 'chat', channel: 'web', text: '', user: { id: 'system', email: 'system' } },
         runId,
         eventIds: [primary.id],
         key: primary.key,
       });
+      // A reply sent to a lead, or a showing booked, moves the lead (follow #20).
+      if (primary.type === 'approval.decided')
+        await leadAfterAction(outer, { conversationId, actionId: primary.payload.actionId });
+      return out;
     }
     case 'chat.message': {
       const p = primary.payload;
@@ -306,6 +311,7 @@ async function inboundSms(
     urgent,
     ...(triage ? { triage } : {}),
     ...(mediaRefs.length ? { media: mediaRefs } : {}),
+    ...(existing?.lead ? { lead: existing.lead } : {}),
   };
   const out = await driveRun(deps, {
     conversation: { id: convId, create, inbound },
@@ -320,8 +326,13 @@ async function inboundSms(
     channelKey: key,
     channel: 'sms',
   });
-  // A text that reads as a lead (an unknown number asking about a unit, a prospect) is a lead by text too.
-  await feedLeadState(outer, convId, triage?.triageClass === 'lead', existing?.lead);
+  // Lead state from texts (follow #20): a lead who texts puts the ball in our court, unless booked or out.
+  await leadWroteUs(outer, {
+    conversationId: convId,
+    before: existing?.lead,
+    isLead: triage?.triageClass === 'lead',
+    by: 'switchboard',
+  });
   return out;
 }
 
@@ -436,27 +447,14 @@ async function inboundEmail(
     channelKey: key,
     channel: 'email',
   });
-  await feedLeadState(outer, convId, isLead, found.existing?.lead);
+  // Lead state (follow #20): a lead who writes puts the ball in our court, unless booked or out.
+  await leadWroteUs(outer, {
+    conversationId: convId,
+    before: found.existing?.lead,
+    isLead,
+    by: 'switchboard',
+  });
   return out;
-}
-
-/**
- * Lead state (follow #20 owns the field; this is judgment's lead intake calling follow's use case): a lead
- * who writes, by email or by text, puts the ball in our court, unless booked or out. A conversation that
- * already has a lead state is a lead's thread whatever the new message reads as ("can I see it Saturday?"
- * is a showing question from the same lead). Only after the run, so a run that made no conversation (bulk
- * mail) gets no state.
- */
-async function feedLeadState(
-  deps: RunEventGroupDeps,
-  conversationId: string,
-  classifiedLead: boolean,
-  current: Conversation['lead'],
-): Promise<void> {
-  if (!classifiedLead && !current) return;
-  const next = leadStateAfterInbound(current);
-  if (next && (await deps.conversations.get(conversationId)))
-    await setLeadState(deps, { conversationId, state: next, by: 'switchboard' });
 }
 
 const threadDeps = (deps: RunEventGroupDeps) => ({

@@ -27,6 +27,10 @@ const isClosing = (text: string) =>
 /** An inbound text: identify the sender, page on-call if urgent, draft a reply in the team's voice, report. */
 export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>): Plan {
   const obs = input.observations;
+  // The seed's follow-up rule, from the lead's state: a booked or disqualified lead gets no drafted reply
+  // (an urgent text still pages: it is not a lead matter).
+  if (!t.urgent && t.lead && (t.lead.state === 'showing_booked' || t.lead.state === 'disqualified'))
+    return { kind: 'no_action', reason: `lead is ${t.lead.state.replace('_', ' ')}: no reply (seed rule)` };
   // A photo is never a "thanks": a tenant who sends a picture of a leak expects an answer.
   if (!t.urgent && !t.media?.length && (t.texts.every(isClosing) || t.triage?.triageClass === 'thanks'))
     return { kind: 'no_action', reason: `closing text from ${t.from}` };

@@ -74,7 +74,7 @@ function TreeRow({
           <span className="node-goal">{n.goal}</span>
           <span className="node-meta">
             {/* A writing step is never "done" in the sense of sent: its draft waits as a card. */}
-            {n.output?.proposal ? 'drafted · waits for approval' : (WORDS[n.status] ?? n.status)}
+            {n.output?.proposal ? 'drafted · needs approval' : (WORDS[n.status] ?? n.status)}
             {n.startedAt ? ` · ${seconds(n, now)}` : ''}
             {n.attempts > 0 ? ` · try ${n.attempts + 1}` : ''}
           </span>

@@ -96,6 +96,26 @@ export function PreferencesSection() {
         void save();
       }}
     >
+      <PreferenceFields form={form} teamZone={teamZone} set={set} />
+      {status?.kind === 'saved' && <Banner kind="info">{status.text}</Banner>}
+      {status?.kind === 'error' && (
+        <p className="error-text" role="alert">
+          {status.text}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary" disabled={saving}>
+        {saving ? 'Saving…' : 'Save preferences'}
+      </button>
+    </form>
+  );
+}
+
+type FieldSetter = (k: keyof Form) => (e: { target: { value: string } }) => void;
+
+/** The form's fields; empty means "the team's default" for each. */
+function PreferenceFields({ form, teamZone, set }: { form: Form; teamZone: string; set: FieldSetter }) {
+  return (
+    <>
       <label className="field-label" htmlFor="pref-tz">
         Time zone <span className="muted">(empty: the team's, {teamZone})</span>
       </label>
@@ -158,16 +178,7 @@ export function PreferencesSection() {
         placeholder="12 Oak St"
         onChange={set('properties')}
       />
-      {status?.kind === 'saved' && <Banner kind="info">{status.text}</Banner>}
-      {status?.kind === 'error' && (
-        <p className="error-text" role="alert">
-          {status.text}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary" disabled={saving}>
-        {saving ? 'Saving…' : 'Save preferences'}
-      </button>
-    </form>
+    </>
   );
 }
 
