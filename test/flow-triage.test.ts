@@ -76,6 +76,13 @@ test('a flood described without any keyword pages on-call', async () => {
   expect(pages.map((p) => p.to)).toEqual(['+14155550103']);
   const cards = await cardsFor('sms:+14155550171');
   expect(cards.find((c) => c.tool === 'escalate')?.args.reason).toMatch(/water emergency/);
+  // The inbox marker says when on-call was paged (issue 19), written with the turn.
+  const core = await getCore('test-triage');
+  const conv = await until('urgent.pagedAt', async () => {
+    const c = await core.conversations.findByTriggerKey('sms:+14155550171');
+    return c?.urgent?.pagedAt ? c : undefined;
+  });
+  expect(conv.urgent?.reason).toMatch(/ceiling/);
 }, 90_000);
 
 test('an unknown number asking about a unit gets a create-contact-and-reply card', async () => {

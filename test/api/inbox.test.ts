@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listConversationsResponse, searchResponse } from '../../shared/src/contracts/api';
 import type { Conversation } from '../../shared/src/contracts/conversations';
 import { newId } from '../../shared/src/ids';
-import { type ApiHarness, MEMBER, startApiHarness } from './harness';
+import { conversationExport } from '../../shared/src/use-cases/export-conversation';
+import { ADMIN, type ApiHarness, MEMBER, startApiHarness } from './harness';
 import { seedInboundSms } from './seed';
 
 /** The inbox API of issue 19: order by what needs a person, filters, paging, search, previews. */
@@ -99,4 +100,51 @@ test('search finds an older text, with the matched terms for highlighting; an em
   expect(body.terms).toEqual(expect.arrayContaining(['wasp', 'balcony']));
   expect(body.results[0]?.matches[0]?.snippet).toContain('wasp nest');
   expect((await h.call('GET', '/api/search?q=', { token })).status).toBe(400);
+});
+
+test('done and archived through the API, audited, and back with the next inbound text; bad input is a 400', async () => {
+  const c = plain('Closing Cleo', 5);
+  await h.core.conversations.create(c);
+  const post = (status: unknown, id = c.id) =>
+    h.call('POST', `/api/conversations/${id}/status`, { token, body: { status } });
+  expect((await post('done')).status).toBe(200);
+  expect((await list()).conversations.map((x) => x.id)).not.toContain(c.id);
+  expect((await list('?filter=done')).conversations.map((x) => x.id)).toContain(c.id);
+  expect((await post('finished')).status).toBe(400);
+  expect((await post('done', 'c_nope')).status).toBe(404);
+  const audit = await h.core.audit.list(c.id);
+  expect(audit.find((e) => e.type === 'conversation.status_changed')).toMatchObject({
+    actor: MEMBER,
+    data: { from: 'open', to: 'done' },
+  });
+  // The tenant writes again: the store's own forward move reopens it, no separate write.
+  await h.core.conversations.appendMessage({
+    id: newId('m_'),
+    conversationId: c.id,
+    role: 'inbound',
+    text: 'One more thing',
+    createdAt: at(0),
+    author: { kind: 'contact', name: 'Closing Cleo' },
+    channel: 'sms',
+  });
+  expect((await h.core.conversations.get(c.id))?.status).toBeUndefined();
+  expect((await list()).conversations.map((x) => x.id)).toContain(c.id);
+  expect((await post('archived')).status).toBe(200);
+  expect((await post('open')).status).toBe(200);
+  expect((await h.core.conversations.get(c.id))?.status).toBeUndefined();
+});
+
+test('export is one file for admins (the ops export), a 403 for members', async () => {
+  const { conversation } = await seedInboundSms(h.core, {});
+  const path = `/api/admin/conversations/${conversation.id}/export`;
+  expect((await h.call('GET', path, { token })).status).toBe(403);
+  const admin = await h.token(ADMIN, { name: 'Alex Rivera' });
+  const res = await h.call('GET', path, { token: admin });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-disposition')).toContain(`conversation-${conversation.id}.json`);
+  const file = conversationExport.parse(await res.json());
+  expect(file.exportedBy).toBe(ADMIN);
+  expect(file.messages.length).toBeGreaterThan(0);
+  expect(file.cards.length).toBe(1);
+  expect((await h.call('GET', '/api/admin/conversations/c_nope/export', { token: admin })).status).toBe(404);
 });

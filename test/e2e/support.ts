@@ -7,6 +7,8 @@ import { type Core, getCore } from '../../shared/src/composition/core';
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
+/** The desktop the inbox issue is looked at on (list and conversation side by side). */
+export const WIDE = { width: 1440, height: 900 };
 export const SCREENSHOTS = resolve('test-results/screenshots');
 
 /**

@@ -3,10 +3,10 @@ import type { PublicConfig } from '../../shared/src/contracts/api';
 import { EmptyState, ErrorState, Loading } from './components/states';
 import { AdminScreen } from './features/admin/admin-screen';
 import { PolicyEditorScreen } from './features/admin/policy-editor';
+import { TimelineScreen } from './features/audit-timeline/timeline-screen';
 import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/auth/auth-context';
 import { DevAuthProvider } from './features/auth/dev-auth';
-import { ChatScreen } from './features/chat/chat-screen';
-import { ConversationList } from './features/conversations/conversation-list';
+import { InboxScreens } from './features/layout/inbox-screens';
 import { NewCardToast } from './features/live/new-card-toast';
 import { MemoryScreen } from './features/memory/memory-screen';
 import { SettingsScreen } from './features/settings/settings-screen';
@@ -76,13 +76,14 @@ function Routes({ config }: { config: PublicConfig }) {
 function Screen({ path, id, config }: { path: string; id?: string; config: PublicConfig }) {
   switch (path) {
     case '/':
-      return <ConversationList />;
     case '/chat':
-      return <ChatScreen id={id} />;
+      return <InboxScreens path={path} id={id} />;
     case '/admin':
       return <AdminScreen />;
     case '/admin/policy':
       return <PolicyEditorScreen />;
+    case '/timeline':
+      return <TimelineScreen id={id} />;
     case '/memory':
       return <MemoryScreen />;
     case '/settings':

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { DynamoFactStore } from '../../../shared/src/adapters/dynamo/fact-store';
 import type { Core } from '../../../shared/src/composition/core';
 import { buildDbSearchToolDeps } from '../../../shared/src/composition/tool-deps';
 import {
@@ -6,6 +7,7 @@ import {
   approveRequest,
   auditResponse,
   conversationDetail,
+  conversationStatusResponse,
   decisionResponse,
   denyRequest,
   followUpResponse,
@@ -22,12 +24,17 @@ import type { ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
+import { exportConversation } from '../../../shared/src/use-cases/export-conversation';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
 import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
 import { redraftCard } from '../../../shared/src/use-cases/redraft-card';
 import { searchInbox } from '../../../shared/src/use-cases/search-inbox';
+import {
+  conversationStatusRequest,
+  setConversationStatus,
+} from '../../../shared/src/use-cases/set-conversation-status';
 import type { AppEnv } from '../app';
 import { actorOf, currentUser, readJson, readQuery, reply } from '../http';
 
@@ -78,6 +85,27 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       userId: currentUser(c).id,
     });
     return reply(c, markReadResponse, { ok: true, readAt });
+  });
+
+  app.post('/api/conversations/:id/status', async (c) => {
+    const { status } = await readJson(c, conversationStatusRequest);
+    const out = await setConversationStatus(c.get('core'), {
+      conversationId: c.req.param('id'),
+      status,
+      user: actorOf(c),
+    });
+    return reply(c, conversationStatusResponse, out);
+  });
+
+  // Privacy requests and the team's own records: one file, the same one `npm run ops conversation:export` writes.
+  app.get('/api/admin/conversations/:id/export', async (c) => {
+    const core = c.get('core');
+    const file = await exportConversation(
+      { ...core, facts: new DynamoFactStore(core.table) },
+      { conversationId: c.req.param('id'), exportedBy: currentUser(c).email },
+    );
+    c.header('content-disposition', `attachment; filename="conversation-${file.conversation.id}.json"`);
+    return c.json(file);
   });
 
   app.get('/api/conversations/:id/audit', async (c) => {

@@ -19,6 +19,10 @@ export function liveConversationStore(inner: ConversationStore, live: LiveUpdate
       await inner.appendMessage(m);
       await live.publish({ type: 'message.created', conversationId: m.conversationId, messageId: m.id });
     },
+    async setInboxFields(conversationId, patch) {
+      await inner.setInboxFields(conversationId, patch);
+      await live.publish({ type: 'conversation.changed', conversationId });
+    },
     async adjustPending(conversationId, delta) {
       await inner.adjustPending(conversationId, delta);
       await live.publish({ type: 'conversation.changed', conversationId });

@@ -1,9 +1,27 @@
 import type { PendingAction } from '../contracts/conversations';
+import type { ConversationStore } from '../ports/conversation-store';
 import { capOutput } from '../tools/tool';
 import { executeApprovedAction } from './execute-action';
 import type { RunContext } from './run-context';
 import type { CallScope } from './tool-step';
 import type { Observation } from './types';
+
+/**
+ * "Urgent · on-call paged at 14:02" (inbox #19): the page went out, so the conversation says when. In a turn
+ * the conversation is the one the turn holds, so this is folded into the turn's own write.
+ */
+async function markPaged(
+  deps: { conversations: ConversationStore; clock: () => Date },
+  conversationId: string,
+  action: PendingAction,
+) {
+  const at = deps.clock().toISOString();
+  const c = await deps.conversations.get(conversationId);
+  const reason = typeof action.args.reason === 'string' ? action.args.reason : action.summary;
+  await deps.conversations.setInboxFields(conversationId, {
+    urgent: { ...(c?.urgent ?? { at, reason }), pagedAt: at },
+  });
+}
 
 /**
  * A decided card, one durable `tool_result` step: denied or expired becomes an observation the planner
@@ -28,6 +46,7 @@ export function approvedStep(ctx: RunContext, action: PendingAction, scope: Call
       { conversationId: ctx.convId, actionId: action.id },
       scope.toolCtx,
     );
+    if (exec.ok && action.tool === 'escalate') await markPaged(deps, ctx.convId, action);
     await deps.conversations.appendMessage({
       id: `m_${action.id}_result`,
       conversationId: ctx.convId,

@@ -147,18 +147,22 @@ async function createCard(
     actionId: action.id,
     tool: { name: call.name, args },
   });
-  if (!auto) {
-    const expiresAt = deps.cardTimers
-      ? new Date(Date.parse(at) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
-      : undefined;
-    await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
-      argsHash: action.argsHash,
-      ...(expiresAt ? { expiresAt } : {}),
-    });
-    const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
-    await scheduleCardTimers(deps, action, { urgent });
-  }
+  if (!auto) await announceCard(ctx, trigger, call, action);
   return action;
+}
+
+/** A card waiting for a person: push it (with its expiry, for the notification's action token) and set its timers. */
+async function announceCard(ctx: RunContext, trigger: Trigger, call: PlannedCall, action: PendingAction) {
+  const { deps } = ctx;
+  const expiresAt = deps.cardTimers
+    ? new Date(Date.parse(action.createdAt) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
+    : undefined;
+  await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
+    argsHash: action.argsHash,
+    ...(expiresAt ? { expiresAt } : {}),
+  });
+  const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
+  await scheduleCardTimers(deps, action, { urgent });
 }
 
 /** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */

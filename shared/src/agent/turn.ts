@@ -115,7 +115,7 @@ async function publishCommitted(live: LiveUpdates, conversationId: string, write
   const updates: LiveUpdate[] = [];
   let changed = false;
   for (const w of writes) {
-    if (w.kind === 'conversation.create' || w.kind === 'pending') changed = true;
+    if (w.kind === 'conversation.create' || w.kind === 'pending' || w.kind === 'inbox') changed = true;
     else if (w.kind === 'message')
       updates.push({ type: 'message.created', conversationId, messageId: w.message.id });
     else if (w.kind === 'action.create')
@@ -268,6 +268,7 @@ function stagedConversations(
       state.appended.sort(byMessageKey);
       const c = state.conversation;
       const touch = m.role !== 'tool' && c !== undefined && c.lastMessageAt <= m.createdAt;
+      if (m.role === 'inbound' && c) delete c.status;
       if (touch && c) {
         c.preview = peoplePreview(m) ?? c.preview;
         c.lastMessageAt = m.createdAt;
@@ -279,6 +280,13 @@ function stagedConversations(
       // The whole conversation is not a turn's to read: the store answers, after this turn's writes commit.
       if (!mine(id) || !opts?.limit) return flush().then(() => real.listMessages(id, opts));
       return history(state, opts.limit);
+    },
+    async setInboxFields(id, patch) {
+      // Staged only on a conversation the turn holds: folded into its one write (no extra request).
+      if (!mine(id) || !state.conversation) return flush().then(() => real.setInboxFields(id, patch));
+      const { status, ...rest } = { ...state.conversation, ...patch };
+      state.conversation = status && status !== 'open' ? { ...rest, status } : rest;
+      stage({ kind: 'inbox', patch });
     },
     async adjustPending(id, delta) {
       // A decrement keeps the store's never-below-zero check; a missing conversation is a no-op there too.

@@ -133,6 +133,7 @@ export const followUpResponse = z.object({ followup: followUp });
 export type ConversationDetail = z.infer<typeof conversationDetail>;
 
 export const markReadResponse = z.object({ ok: z.literal(true), readAt: z.string() });
+export const conversationStatusResponse = z.object({ status: z.enum(['open', 'done', 'archived']) });
 
 export const chatRequest = z.object({
   /** Omitted to start a new conversation. */

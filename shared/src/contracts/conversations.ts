@@ -61,6 +61,8 @@ export type LeadInfo = z.infer<typeof leadInfo>;
 
 /** The conversation fields follow (#20) writes, all optional. */
 export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
+/** The inbox's own fields (issue 19): `status: 'open'` is stored as no status at all. */
+export type InboxFields = Partial<Pick<Conversation, 'urgent' | 'status'>>;
 
 /**
  * A photo or file on a message, as the PWA sees it: our id (served by `GET /api/media/:id`) and the MIME

@@ -1,4 +1,4 @@
-import type { Conversation, Message, ThreadFields } from '../contracts/conversations';
+import type { Conversation, InboxFields, Message, ThreadFields } from '../contracts/conversations';
 
 export interface ConversationStore {
   create(c: Conversation): Promise<void>;
@@ -22,6 +22,8 @@ export interface ConversationStore {
   mapTriggerKey(key: string, conversationId: string): Promise<void>;
   /** Sets follow's fields (lead, assignee, channels); absent ones are left as they are. */
   setThreadFields(conversationId: string, patch: ThreadFields): Promise<void>;
+  /** Sets the inbox's fields (urgent, status); absent ones are left as they are, `status: 'open'` removes it. */
+  setInboxFields(conversationId: string, patch: InboxFields): Promise<void>;
   listMessages(conversationId: string, opts?: { limit?: number }): Promise<Message[]>;
   /** Adds `delta` to the pending-approval counter (never below zero). */
   adjustPending(conversationId: string, delta: number): Promise<void>;

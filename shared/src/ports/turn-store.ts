@@ -2,6 +2,7 @@ import type {
   ActionStatus,
   AuditEvent,
   Conversation,
+  InboxFields,
   Message,
   PendingAction,
   PendingIntent,
@@ -41,6 +42,8 @@ export type TurnWrite =
   | { kind: 'message'; message: Message; touch: boolean }
   /** Only increments are staged: a decrement keeps its never-below-zero check as a direct write. */
   | { kind: 'pending'; delta: number }
+  /** The inbox's fields (issue 19: `urgent.pagedAt` after a page), folded into the conversation's one write. */
+  | { kind: 'inbox'; patch: InboxFields }
   | { kind: 'audit'; event: AuditEvent }
   | { kind: 'action.create'; action: PendingAction }
   /** A card withdrawn in the turn (cards #18): conditional on its status still being one of `from`. */

@@ -1,6 +1,7 @@
 import type {
   AuditEvent,
   Conversation,
+  InboxFields,
   Message,
   PendingAction,
   PendingIntent,
@@ -74,6 +75,8 @@ export class InMemoryConversationStore implements ConversationStore {
     if (!msgs.has(sk)) msgs.set(sk, copy(defined(m)));
     if (m.role === 'tool') return;
     const c = this.conversations.get(m.conversationId);
+    // Something new from outside brings a done or archived conversation back (issue 19).
+    if (c && m.role === 'inbound') delete c.status;
     if (c && c.lastMessageAt <= m.createdAt) {
       c.preview = peoplePreview(m) ?? c.preview;
       c.lastMessageAt = m.createdAt;
@@ -89,6 +92,14 @@ export class InMemoryConversationStore implements ConversationStore {
     const sk = `${m.createdAt}#${m.id}`;
     this.messages.get(m.conversationId)?.delete(sk);
     await this.appendMessage(m);
+  }
+
+  async setInboxFields(conversationId: string, patch: InboxFields) {
+    const c = this.conversations.get(conversationId);
+    if (!c) return;
+    Object.assign(c, defined({ ...patch, status: undefined }));
+    if (patch.status === 'open') delete c.status;
+    else if (patch.status) c.status = patch.status;
   }
 
   async setThreadFields(conversationId: string, patch: ThreadFields) {

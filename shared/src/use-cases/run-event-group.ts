@@ -304,6 +304,8 @@ async function inboundSms(
   // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
   const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
   if (urgent) urgentMark = { at: primary.occurredAt, reason: texts.join(' ').slice(0, 160) };
+  // An urgent text in a conversation that already exists marks it too (a new one carries it from create).
+  if (urgentMark && existing) await deps.conversations.setInboxFields(convId, { urgent: urgentMark });
   const trigger: Trigger = {
     kind: 'inbound_sms',
     from,

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useMe } from '../features/auth/auth-context';
+import { usePane } from '../features/layout/pane';
 import { useLiveStatus } from '../lib/live';
 import { Link, useLocation } from '../lib/router';
 import { BackIcon, InboxIcon, PlusIcon, SettingsIcon, ShieldIcon } from './icons';
@@ -27,11 +28,19 @@ export function Shell({
   children: ReactNode;
 }) {
   const live = useLiveStatus();
+  // Beside the list (desktop split) the list itself is the way back and holds the tab bar.
+  const besideList = usePane() === 'detail';
+  const backTo = besideList ? undefined : back;
+  const withTabs = tabs && !besideList;
   return (
-    <div className={`shell${tabs ? ' with-tabs' : ''}`} data-live={live}>
+    <div className={`shell${withTabs ? ' with-tabs' : ''}`} data-live={live}>
       <header className="topbar">
-        {back && (
-          <Link href={back} className="icon-btn" aria-label={back === '/' ? 'Back to conversations' : 'Back'}>
+        {backTo && (
+          <Link
+            href={backTo}
+            className="icon-btn"
+            aria-label={backTo === '/' ? 'Back to conversations' : 'Back'}
+          >
             <BackIcon />
           </Link>
         )}
@@ -41,10 +50,11 @@ export function Shell({
         </div>
         {actions && <div className="topbar-actions">{actions}</div>}
       </header>
-      <OfflineNotice />
+      {/* Said once: the list beside it already says it. */}
+      {!besideList && <OfflineNotice />}
       <main className="content">{children}</main>
       {footer}
-      {tabs && <TabBar />}
+      {withTabs && <TabBar />}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import {
   apiError,
   auditResponse,
   conversationDetail,
+  conversationStatusResponse,
   decisionConflict,
   decisionResponse,
   devSessionResponse,
@@ -118,6 +119,17 @@ export function createApi(getToken: GetToken) {
     conversation: (id: string) => request('GET', `/api/conversations/${enc(id)}`, conversationDetail),
     markRead: (id: string) => request('POST', `/api/conversations/${enc(id)}/read`, markReadResponse),
     audit: (id: string) => request('GET', `/api/conversations/${enc(id)}/audit`, auditResponse),
+    setStatus: (id: string, status: 'open' | 'done' | 'archived') =>
+      request('POST', `/api/conversations/${enc(id)}/status`, conversationStatusResponse, { status }),
+    /** The export file as the server wrote it (validated there): saved, not read, by the app. */
+    exportConversation: async (id: string): Promise<Blob> => {
+      const token = await getToken();
+      const res = await fetch(`/api/admin/conversations/${enc(id)}/export`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      if (!res.ok) throw await errorFrom(res);
+      return res.blob();
+    },
     approve: (cid: string, aid: string, args?: Record<string, unknown>) =>
       request(
         'POST',

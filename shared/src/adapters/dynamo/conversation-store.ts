@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Conversation, Message } from '../../contracts/conversations';
+import type { Conversation, InboxFields, Message } from '../../contracts/conversations';
 import { peoplePreview } from '../../domain/preview';
 import { ValidationError } from '../../errors';
 import type { ConversationStore } from '../../ports/conversation-store';
@@ -88,6 +88,22 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
         }),
       );
       await moveForward(t, m);
+    },
+    async setInboxFields(conversationId, patch) {
+      const parts = inboxParts(patch);
+      if (!parts.sets.length && !parts.removes.length) return;
+      await t.doc
+        .send(
+          new UpdateCommand({
+            TableName: t.tableName,
+            Key: meta(conversationId),
+            ...updateOf(parts),
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+        )
+        .catch((e) => {
+          if (!isConditionFailed(e)) throw e;
+        });
     },
     async setThreadFields(conversationId, patch) {
       const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
@@ -183,6 +199,47 @@ function decodeCursor(cursor: string): Record<string, string> {
   throw new ValidationError('The page cursor is not one this inbox gave out; start from the first page.');
 }
 
+/**
+ * The parts of an update for the inbox's fields (urgent, status): `status: 'open'` is no status at all, so the
+ * default view's "absent = open" holds for records written before statuses existed. Shared with the turn
+ * store, which folds them into the conversation's one write of a turn.
+ */
+export function inboxParts(patch: InboxFields) {
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (patch.urgent) {
+    sets.push('#urgent = :urgent');
+    names['#urgent'] = 'urgent';
+    values[':urgent'] = patch.urgent;
+  }
+  if (patch.status) {
+    names['#status'] = 'status';
+    if (patch.status === 'open') removes.push('#status');
+    else {
+      sets.push('#status = :status');
+      values[':status'] = patch.status;
+    }
+  }
+  return { sets, removes, names, values };
+}
+
+/** SET and REMOVE clauses as one UpdateExpression, with only the name/value maps that are used. */
+export function updateOf(p: ReturnType<typeof inboxParts>) {
+  const expr = [
+    p.sets.length ? `SET ${p.sets.join(', ')}` : '',
+    p.removes.length ? `REMOVE ${p.removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return {
+    UpdateExpression: expr,
+    ...(Object.keys(p.names).length ? { ExpressionAttributeNames: p.names } : {}),
+    ...(Object.keys(p.values).length ? { ExpressionAttributeValues: p.values } : {}),
+  };
+}
+
 async function moveForward(t: DynamoTable, m: Message) {
   if (m.role === 'tool') return;
   // The preview is people's words only (domain/preview.ts); the assistant's messages move the time.
@@ -192,13 +249,33 @@ async function moveForward(t: DynamoTable, m: Message) {
       new UpdateCommand({
         TableName: t.tableName,
         Key: meta(m.conversationId),
-        UpdateExpression: `SET ${preview === undefined ? '' : 'preview = :p, '}lastMessageAt = :at, updatedAt = :at, gsi1sk = :g`,
+        // Something new from outside brings a done or archived conversation back into the inbox (issue 19).
+        UpdateExpression: `SET ${preview === undefined ? '' : 'preview = :p, '}lastMessageAt = :at, updatedAt = :at, gsi1sk = :g${m.role === 'inbound' ? ' REMOVE #status' : ''}`,
+        ...(m.role === 'inbound' ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
         ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
         ExpressionAttributeValues: {
           ...(preview === undefined ? {} : { ':p': preview }),
           ':at': m.createdAt,
           ':g': `${m.createdAt}#${m.conversationId}`,
         },
+      }),
+    )
+    .catch(async (e) => {
+      if (!isConditionFailed(e)) throw e;
+      // Older than the last message but still new words from outside: it reopens all the same.
+      if (m.role === 'inbound') await reopen(t, m.conversationId);
+    });
+}
+
+async function reopen(t: DynamoTable, conversationId: string) {
+  await t.doc
+    .send(
+      new UpdateCommand({
+        TableName: t.tableName,
+        Key: meta(conversationId),
+        UpdateExpression: 'REMOVE #status',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#status': 'status' },
       }),
     )
     .catch((e) => {

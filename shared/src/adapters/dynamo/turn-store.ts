@@ -8,6 +8,7 @@ import {
 import type {
   AuditEvent,
   Conversation,
+  InboxFields,
   Message,
   PendingAction,
   PendingIntent,
@@ -17,6 +18,7 @@ import { peoplePreview } from '../../domain/preview';
 import { RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
+import { inboxParts, updateOf } from './conversation-store';
 import { factPk, factSk } from './fact-keys';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -167,6 +169,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
   let created: Conversation | undefined;
   let touch: Message | undefined;
   let pending = 0;
+  let inbox: InboxFields = {};
   let intent: TransactItem | undefined;
   for (const w of writes) {
     if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
@@ -181,7 +184,11 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
       const sk = `MSG#${w.message.createdAt}#${w.message.id}`;
       bySk.set(sk, put({ pk, sk, ...w.message }));
       if (w.touch && (!touch || touch.createdAt <= w.message.createdAt)) touch = w.message;
+      // New words from outside reopen a done or archived conversation (issue 19), in this same write, even
+      // when a note the turn wrote first (a withdrawn draft) already moved the conversation past its time.
+      if (w.message.role === 'inbound') inbox = { ...inbox, status: 'open' };
     } else if (w.kind === 'pending') pending += w.delta;
+    else if (w.kind === 'inbox') inbox = { ...inbox, ...w.patch };
     else if (w.kind === 'audit') bySk.set(`AUDIT#${w.event.at}#${w.event.id}`, auditPut(w.event));
     else if (w.kind === 'action.create')
       items.push(put({ pk, sk: `ACTION#${w.action.id}`, ...w.action }, 'attribute_not_exists(sk)'));
@@ -211,17 +218,20 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
     return put({ pk, sk: `AUDIT#${e.at}#${e.id}`, ...e });
   }
   if (created) {
-    items.push(put(createdMeta(pk, created, touch, pending), 'attribute_not_exists(pk)'));
+    items.push(put(createdMeta(pk, withInbox(created, inbox), touch, pending), 'attribute_not_exists(pk)'));
     if (created.triggerKey)
       items.push(put({ pk: `TRIGGER#${created.triggerKey}`, sk: 'TRIGGER', conversationId: created.id }));
     return { items };
   }
-  if (!touch && pending === 0) return { items };
-  items.push(metaUpdate(tableName, pk, touch, pending));
+  const marked = Object.keys(inbox).length > 0;
+  if (!touch && pending === 0 && !marked) return { items };
+  items.push(metaUpdate(tableName, pk, touch, pending, inbox));
   return {
     items,
     touchAt: touch ? items.length - 1 : undefined,
-    ...(touch && pending ? { withoutTouch: metaUpdate(tableName, pk, undefined, pending) } : {}),
+    ...(touch && (pending || marked)
+      ? { withoutTouch: metaUpdate(tableName, pk, undefined, pending, inbox) }
+      : {}),
   };
 }
 
@@ -292,6 +302,12 @@ function runItem(tableName: string, pk: string, runId: string, r: { create?: Run
   } satisfies TransactItem;
 }
 
+/** The inbox's fields staged in the turn, on the conversation the turn creates ('open' is no status). */
+function withInbox(c: Conversation, inbox: InboxFields): Conversation {
+  const { status, ...rest } = { ...c, ...inbox };
+  return status && status !== 'open' ? { ...rest, status } : rest;
+}
+
 /** A conversation created in this turn carries its messages' preview and its cards' count from the start. */
 function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pending: number) {
   const moved = touch && c.lastMessageAt <= touch.createdAt;
@@ -315,9 +331,10 @@ function metaUpdate(
   pk: string,
   touch: Message | undefined,
   pending: number,
+  inbox: InboxFields = {},
 ): TransactItem {
-  const sets: string[] = [];
-  const values: Record<string, unknown> = {};
+  const parts = inboxParts(inbox);
+  const { sets, values } = parts;
   if (touch) {
     sets.push('lastMessageAt = :at', 'updatedAt = :at', 'gsi1sk = :g');
     // The preview is people's words only: the assistant's messages move the time, not the preview.
@@ -337,9 +354,8 @@ function metaUpdate(
     Update: {
       TableName: tableName,
       Key: { pk, sk: 'META' },
-      UpdateExpression: `SET ${sets.join(', ')}`,
+      ...updateOf(parts),
       ConditionExpression: touch ? 'attribute_exists(pk) AND lastMessageAt <= :at' : 'attribute_exists(pk)',
-      ExpressionAttributeValues: values,
     },
   };
 }

@@ -11,6 +11,7 @@ import { chatPath, Link, navigate } from '../../lib/router';
 import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useAuth, useMe } from '../auth/auth-context';
+import { ConversationActions } from '../conversations/conversation-actions';
 import { contactName } from '../conversations/source-icon';
 import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
@@ -25,6 +26,16 @@ async function lastConversation<T extends { conversation: { id: string } }>(
   const detail = await loadWithOfflineCopy('conversation', load);
   if (detail.conversation.id !== id) throw new TypeError('offline, and this conversation was not kept');
   return detail;
+}
+
+/**
+ * The end of the conversation, scrolled to just above the composer: the composer is sticky and grows (a lock
+ * notice, several lines), so "the end at the bottom of the viewport" would put the last reply under it.
+ */
+function scrollAboveComposer(end: HTMLElement) {
+  const composer = end.closest('.shell')?.querySelector('.composer');
+  end.style.scrollMarginBottom = `${Math.ceil(composer?.getBoundingClientRect().height ?? 0) + 8}px`;
+  end.scrollIntoView({ block: 'end' });
 }
 
 const SOURCE_LABEL = { sms: 'Text messages', email: 'Email', chat: 'Team chat' } as const;
@@ -133,7 +144,7 @@ export function ChatScreen({ id }: { id?: string }) {
       landed.current !== id && data?.lock ? document.getElementById(`card-${data.lock.actionId}`) : null;
     if (data) landed.current = id;
     if (pendingCard) pendingCard.scrollIntoView({ block: 'start' });
-    else bottom.current?.scrollIntoView({ block: 'end' });
+    else if (bottom.current) scrollAboveComposer(bottom.current);
   }, [count, id, data]);
 
   const onDecided = () => void detail.reload();
@@ -162,6 +173,9 @@ export function ChatScreen({ id }: { id?: string }) {
       subtitle={subtitle}
       back="/"
       tabs={false}
+      actions={
+        conversation && <ConversationActions conversation={conversation} onError={(m) => setSendError(m)} />
+      }
       footer={
         !notFound && (
           <Composer

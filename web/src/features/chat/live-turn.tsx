@@ -1,5 +1,6 @@
 import type { ChatUIMessage } from '../../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../../shared/src/contracts/conversations';
+import { Markdown } from '../../components/markdown';
 import { ApprovalCard } from '../approvals/approval-card';
 import { ToolActivity } from './timeline';
 
@@ -47,7 +48,7 @@ export function LiveTurn({
                 <li key={key}>
                   <div className="bubble-wrap left">
                     <div className="bubble role-assistant">
-                      <p className="bubble-text">{p.text}</p>
+                      <Markdown text={p.text} />
                     </div>
                     <span className="bubble-meta">Switchboard</span>
                   </div>

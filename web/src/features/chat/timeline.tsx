@@ -2,6 +2,7 @@ import type { ConversationDetail } from '../../../../shared/src/contracts/api';
 import type { Message, PendingAction } from '../../../../shared/src/contracts/conversations';
 import { PHOTO_NOTE } from '../../../../shared/src/domain/media';
 import { ToolIcon } from '../../components/icons';
+import { Markdown } from '../../components/markdown';
 import { clockTime, humanize } from '../../lib/format';
 import { ApprovalCard } from '../approvals/approval-card';
 import { MediaThumbs } from '../media/media-thumbs';
@@ -87,7 +88,11 @@ export function Bubble({ message: m, mine }: { message: Message; mine: boolean }
   return (
     <div className={`bubble-wrap ${side}`}>
       <div className={`bubble role-${m.role}`}>
-        {!(m.media?.length && m.text === PHOTO_NOTE) && <p className="bubble-text">{m.text}</p>}
+        {m.role === 'assistant' ? (
+          <Markdown text={m.text} />
+        ) : (
+          !(m.media?.length && m.text === PHOTO_NOTE) && <p className="bubble-text">{m.text}</p>
+        )}
         {m.media?.length ? <MediaThumbs media={m.media} /> : null}
       </div>
       <span className="bubble-meta">

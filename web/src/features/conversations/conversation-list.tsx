@@ -25,7 +25,7 @@ const FILTERS: Array<{ id: InboxFilter; label: string }> = [
  * The team's shared inbox, ordered by what needs a person (the API's order): urgent first, then cards
  * waiting, then the rest by time; filters, search, and older pages on demand.
  */
-export function ConversationList() {
+export function ConversationList({ selectedId }: { selectedId?: string | undefined } = {}) {
   const api = useApi();
   const [filter, setFilter] = useState<InboxFilter>('all');
   const [older, setOlder] = useState<{ items: ConversationSummary[]; cursor?: string } | null>(null);
@@ -102,7 +102,7 @@ export function ConversationList() {
       {items && items.length > 0 && (
         <ul className="conv-list">
           {items.map((c) => (
-            <ConversationRow key={c.id} c={c} />
+            <ConversationRow key={c.id} c={c} selected={c.id === selectedId} />
           ))}
         </ul>
       )}
@@ -141,14 +141,15 @@ function useKeepPlace(items: ConversationSummary[] | undefined) {
   }, [items]);
 }
 
-function ConversationRow({ c }: { c: ConversationSummary }) {
+function ConversationRow({ c, selected }: { c: ConversationSummary; selected: boolean }) {
   const me = useMe();
   const urgent = c.urgent && (c.status ?? 'open') === 'open';
   return (
     <li>
       <Link
         href={chatPath(c.id)}
-        className={`conv-row${c.unread ? ' unread' : ''}${urgent ? ' urgent' : ''}`}
+        className={`conv-row${c.unread ? ' unread' : ''}${urgent ? ' urgent' : ''}${selected ? ' selected' : ''}`}
+        aria-current={selected ? 'true' : undefined}
         data-conversation-id={c.id}
       >
         <SourceIcon source={c.source} />

@@ -4,6 +4,7 @@ import { Shell } from '../../components/shell';
 import { Loading } from '../../components/states';
 import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
+import { AppearanceSection } from './appearance-section';
 import { LessonsSection } from './lessons-section';
 import { PreferencesSection } from './preferences-section';
 
@@ -72,6 +73,7 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
           </p>
         )}
       </section>
+      <AppearanceSection />
       <section className="card settings-card" aria-labelledby="prefs-heading">
         <h2 id="prefs-heading">Preferences</h2>
         <PreferencesSection />
