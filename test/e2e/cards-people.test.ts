@@ -145,3 +145,55 @@ test('an email card shows the email it answers: sender, subject, body; no thread
     await context.close();
   }
 }, 150_000);
+
+test('a lesson learned from two approved edits shows on the next card and in Settings', async () => {
+  const op = e.stack.emulators?.openphone;
+  if (!op) throw new Error('no emulators');
+  const SIGN = '— Sam, Oak Properties';
+  const session = await fetch(`${e.stack.url}/api/dev/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@oakproperties.example' }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  for (const [from, text] of [
+    ['+14155550112', 'The kitchen sink is leaking'],
+    ['+14155550121', 'Invoice for 12 Oak St is in the mail'],
+  ] as const) {
+    await op.fireIncomingMessage({ from, text, scheme: 'standard' });
+    const { convId, actionId } = await cardIn(`sms:${from}`);
+    const card = await e.core.actions.get(convId, actionId);
+    const res = await fetch(`${e.stack.url}/api/conversations/${convId}/actions/${actionId}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ args: { ...card?.args, text: `${String(card?.args.text)}\n\n${SIGN}` } }),
+    });
+    expect(res.status).toBe(200);
+  }
+  await op.fireIncomingMessage({
+    from: '+14155550113',
+    text: 'The bedroom window will not close',
+    scheme: 'standard',
+  });
+  const { convId, actionId } = await cardIn('sms:+14155550113');
+  for (const [vp, name] of [
+    [PHONE, 'phone'],
+    [DESKTOP, 'desktop'],
+  ] as const) {
+    const context = await e.newContext(vp);
+    const page = await context.newPage();
+    const card = await open(page, convId, actionId);
+    expect(await card.locator('.lesson-note').textContent()).toContain(
+      `Sign text messages off with “${SIGN}”`,
+    );
+    expect(await card.locator('textarea.draft').inputValue()).toMatch(new RegExp(`${SIGN}$`));
+    await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await e.shot(page, `${name}-card-lesson`);
+    await page.goto('/settings');
+    const lessons = page.getByRole('region', { name: 'Lessons from your decisions' });
+    await lessons.getByText(/Sign text messages off/).waitFor({ timeout: 20_000 });
+    await lessons.scrollIntoViewIfNeeded();
+    await e.shot(page, `${name}-settings-lessons`);
+    await context.close();
+  }
+}, 150_000);

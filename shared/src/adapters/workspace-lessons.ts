@@ -3,32 +3,15 @@ import {
   LESSONS_DIR,
   LESSONS_MAX,
   type Lesson,
-  type LessonAspect,
   lessonPath,
   observe,
   parseLesson,
   renderLesson,
   withLessonIndex,
 } from '../domain/lessons';
+import type { LessonBook } from '../ports/lessons';
 import type { Log } from '../ports/logger';
 import type { Workspace } from '../ports/workspace';
-
-/** One decision's correction, to be counted into its lesson. `ref` (the card id) makes a replay a no-op. */
-export interface LessonObservation {
-  tool: string;
-  aspect: LessonAspect;
-  text: string;
-  example: string;
-  ref: string;
-  conversationId: string;
-}
-
-/** Where lessons live (cards #18): learned from decisions, read by the planners. */
-export interface LessonBook {
-  learn(o: LessonObservation): Promise<Lesson>;
-  /** The lessons in force, cached per container for up to a minute (a local working-copy read). */
-  active(): Promise<Lesson[]>;
-}
 
 const CACHE_MS = 60_000;
 const MEMORY = 'MEMORY.md';

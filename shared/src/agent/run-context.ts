@@ -1,4 +1,3 @@
-import type { LessonBook } from '../adapters/workspace-lessons';
 import type { Conversation, Message, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
 import type { Usage } from '../contracts/runs';
@@ -9,6 +8,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { IntentStore } from '../ports/intent-store';
+import type { LessonBook } from '../ports/lessons';
 import type { Log } from '../ports/logger';
 import type { MediaFetcher, MediaStore } from '../ports/media-store';
 import type { Model, ModelUsage } from '../ports/model';

@@ -1,8 +1,8 @@
-import type { LessonBook, LessonObservation } from '../adapters/workspace-lessons';
 import type { PendingAction } from '../contracts/conversations';
 import type { EventEnvelope } from '../contracts/events';
 import { signOffCorrection } from '../domain/lessons';
 import type { ActionStore } from '../ports/action-store';
+import type { LessonBook, LessonObservation } from '../ports/lessons';
 import type { Log } from '../ports/logger';
 
 export interface LearnDeps {

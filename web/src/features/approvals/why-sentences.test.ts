@@ -32,6 +32,7 @@ describe('why in sentences (cards #18)', () => {
       whySentences([
         'send_message(+14155550111) requires known_contact(+14155550111)',
         'Texts to team members need no approval.',
+        'send_message guard',
       ]),
     ).toEqual(['Texts to team members need no approval.']);
   });

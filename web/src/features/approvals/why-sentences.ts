@@ -103,7 +103,7 @@ export function whySentences(lines: string[], people: WhyPerson[] = []): string[
     const p = parse(line);
     // A verdict's reason is already prose ("Texts to the team need no approval"): kept as it is; anything
     // else that looks like code stays in the trace only.
-    if (!p && !/[a-z_]+\(/.test(line) && line.trim()) {
+    if (!p && !/[a-z_]+\(|\b[a-z]+_[a-z_]+\b/.test(line) && line.includes(' ')) {
       if (!out.includes(line.trim())) out.push(line.trim());
       continue;
     }
