@@ -191,9 +191,9 @@ export async function materializePlan(
   });
   if (made === 'over_budget')
     return fail(deps, graph, node, `budget: more than ${graph.task.budget.maxNodes} steps in the task`);
-  // Sent side by side: the leaves' start is the fan-out's latency (a failed send throws, the message comes
-  // back, and the PLAN_DONE branch re-sends every READY child under the same ids).
-  await Promise.all(children.filter((c) => c.status === 'READY').map((c) => enqueueStep(deps, c, 'run')));
+  // One after another: a crash mid-way leaves a prefix sent, which the PLAN_DONE branch completes under the
+  // same ids (sent side by side, the crash sweep saw duplicate copies race in one round; kept sequential).
+  for (const c of children) if (c.status === 'READY') await enqueueStep(deps, c, 'run');
   await publish(deps, node, 'PLAN_DONE');
   return { outcome: `node ${node.id} planned ${children.length} steps` };
 }
