@@ -1,5 +1,6 @@
 import type { Conversation, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
+import type { PersonalPreferences } from '../contracts/preferences';
 import type { Usage } from '../contracts/runs';
 import { costUsd } from '../domain/model-pricing';
 import { ConflictError } from '../errors';
@@ -53,6 +54,8 @@ export interface AgentDeps {
     teamDomains?: string[];
   };
   adminInstructions?: () => Promise<string | undefined>;
+  /** A person's own preferences (follow #20), cached per container: the planners read their zone and defaults. */
+  personalPreferences?: (userId: string) => Promise<PersonalPreferences>;
   /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */
   policy?: {
     observe(
