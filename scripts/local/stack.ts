@@ -47,6 +47,8 @@ export interface LocalStackOptions {
    * `true` builds them if the sources changed since the last build.
    */
   bundled?: boolean | BuiltBundles;
+  /** The built PWA the gateway serves; web/dist (what `npm run build:web` writes) by default. */
+  staticRoot?: string;
   /** Force the DynamoDB implementation; by default DynamoDB Local when Java is installed, else dynalite. */
   dynamo?: DynamoEngine;
 }
@@ -196,7 +198,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const gateway: Server = await startGateway({
       port: opts.port ?? 3000,
       routes,
-      staticRoot: resolve('web/dist'),
+      staticRoot: opts.staticRoot ?? resolve('web/dist'),
       liveSocket: fn<LiveSocketHandler>(modules.liveSocket),
       staticHeaders: pwaSecurityHeaders({
         clerkPublishableKey: opts.env?.CLERK_PUBLISHABLE_KEY ?? process.env.CLERK_PUBLISHABLE_KEY,

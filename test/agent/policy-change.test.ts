@@ -205,7 +205,13 @@ async function proposeLine(line: string) {
   const before = await (await remote()).readFile(PATH);
   servers.anthropic!.reset();
   servers.anthropic!.script([
-    turn.toolUse('propose_policy_change', { path: PATH, text: `${before}${line}\n`, reason: 'Sam asked.' }),
+    // The model claims a base version of its own; the system's record replaces it.
+    turn.toolUse('propose_policy_change', {
+      path: PATH,
+      text: `${before}${line}\n`,
+      reason: 'Sam asked.',
+      baseVersion: 'new',
+    }),
     'I proposed the change.',
   ]);
   const { conversation } = await postChatMessage(

@@ -390,7 +390,7 @@ describe('inbox, admin, settings', () => {
   });
 
   test('the browser bundle holds no secret and no AWS SDK (SPEC §6.5)', async () => {
-    const files = (await readdir(resolve('web/dist'), { recursive: true })).filter((f) =>
+    const files = (await readdir(e.distDir, { recursive: true })).filter((f) =>
       /\.(js|html|css|webmanifest)$/.test(f),
     );
     expect(files.length).toBeGreaterThan(3);
@@ -408,7 +408,7 @@ describe('inbox, admin, settings', () => {
       );
     expect(secrets.map(([k]) => k)).toContain('DEV_AUTH_PRIVATE_KEY');
     for (const f of files) {
-      const text = await readFile(resolve('web/dist', f), 'utf8');
+      const text = await readFile(resolve(e.distDir, f), 'utf8');
       expect(text, f).not.toMatch(/@aws-sdk|BEGIN PRIVATE KEY/);
       for (const [k, v] of secrets) expect(text.includes(v), `${k} in ${f}`).toBe(false);
     }

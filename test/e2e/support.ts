@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
 import { type Core, getCore } from '../../shared/src/composition/core';
+import { builtPwa } from '../pwa-build';
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
@@ -12,21 +12,13 @@ export const WIDE = { width: 1440, height: 900 };
 export const SCREENSHOTS = resolve('test-results/screenshots');
 
 /**
- * The PWA end to end: the real build in web/dist, served by the local stack `npm start` runs (gateway →
+ * The PWA end to end: the real build (test/pwa-build.ts), served by the local stack `npm start` runs (gateway →
  * API Gateway v2 events → the api handler, DynamoDB Local, fauxqs, the worker poller), driven in Debian's
  * Chromium. Test data is written through the same stores the worker writes.
  */
 export async function startE2E(env: Record<string, string> = {}) {
-  // Vitest sets NODE_ENV=test, which would make Vite emit a development build (dev React, no service
-  // worker registration); the browser must get what `npm run build:web` ships.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ configFile: resolve('web/vite.config.ts'), mode: 'production', logLevel: 'warn' });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-  const stack: LocalStack = await startLocalStack({ port: 0, schedules: false, env });
+  const staticRoot = await builtPwa();
+  const stack: LocalStack = await startLocalStack({ port: 0, schedules: false, env, staticRoot });
   const core: Core = await getCore('e2e-seed');
   const browser: Browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -66,6 +58,8 @@ export async function startE2E(env: Record<string, string> = {}) {
   return {
     stack,
     core,
+    /** The built PWA the gateway serves (one build per test run, shared by every browser test). */
+    distDir: staticRoot,
     browser,
     newContext,
     signIn,

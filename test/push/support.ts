@@ -1,21 +1,17 @@
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
 import { type Core, getCore } from '../../shared/src/composition/core';
 import { PHONE, SCREENSHOTS } from '../e2e/support';
+import { builtPwa } from '../pwa-build';
 
 /**
  * The PWA's push screens end to end, like test/e2e/support.ts (the local stack `npm start` runs, Debian's
- * Chromium, dev sign-in) with one difference: the PWA is built into a temporary folder of its own and
- * served by a small front server that forwards /api and /health to the stack's gateway. test/e2e builds
- * into web/dist (emptying it first) and the gateway serves web/dist, so sharing that folder would let one
- * file's build pull the app out from under the other's browser when both run at once.
+ * Chromium, dev sign-in, the run's one PWA build from test/pwa-build.ts) with one difference: the PWA is
+ * served by a small front server that forwards /api and /health to the stack's gateway.
  */
 
 const MIME: Record<string, string> = {
@@ -30,23 +26,6 @@ const MIME: Record<string, string> = {
   '.map': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/** `vite build` of web/ into `outDir`, as `npm run build:web` builds it (production, service worker included). */
-async function buildPwa(outDir: string) {
-  // Vitest sets NODE_ENV=test, which would make Vite emit a development build without the worker registration.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile: resolve('web/vite.config.ts'),
-      mode: 'production',
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-}
 
 /** Static files from `root` (SPA fallback to index.html); /api and /health go to the gateway. */
 async function startFront(root: string, gateway: () => string): Promise<{ server: Server; url: string }> {
@@ -84,8 +63,7 @@ async function startFront(root: string, gateway: () => string): Promise<{ server
 }
 
 export async function startPushE2E() {
-  const distDir = await mkdtemp(join(tmpdir(), 'switchboard-push-pwa-'));
-  await buildPwa(distDir);
+  const distDir = await builtPwa();
   let gatewayUrl = '';
   const front = await startFront(distDir, () => gatewayUrl);
   // Session tokens are minted for, and checked against, the origin the PWA is served from.
@@ -151,7 +129,6 @@ export async function startPushE2E() {
         front.server.closeAllConnections();
         front.server.close(() => r());
       });
-      await rm(distDir, { recursive: true, force: true });
     },
   };
 }

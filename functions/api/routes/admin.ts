@@ -1,5 +1,4 @@
 import type { Hono } from 'hono';
-import { googleGroupGates } from '../../../shared/src/adapters/google/tool-groups';
 import {
   instructionsResponse,
   updateInstructionsRequest,
@@ -25,8 +24,11 @@ export function registerAdminRoutes(app: Hono<AppEnv>) {
   app.get('/api/admin/vendor-status', async (c) => {
     const core = c.get('core');
     const g = core.config;
+    // Google's auth library (about 180 KB) loads with this admin page, not at every API cold start.
     const googleGroups =
-      g.GOOGLE_SERVICE_ACCOUNT_JSON && g.GOOGLE_IMPERSONATE_USER ? Object.values(googleGroupGates(g)) : [];
+      g.GOOGLE_SERVICE_ACCOUNT_JSON && g.GOOGLE_IMPERSONATE_USER
+        ? Object.values((await import('../../../shared/src/adapters/google/tool-groups')).googleGroupGates(g))
+        : [];
     return reply(c, vendorStatusResponse, await vendorStatus({ ...core, googleGroups }));
   });
 }

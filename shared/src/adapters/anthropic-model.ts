@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { UpstreamError } from '../errors';
 import type { Model, ModelContent, ModelRequest, ModelResponse, ModelUsage } from '../ports/model';
 
@@ -25,12 +25,24 @@ const MAX_PAUSE_CONTINUATIONS = 3;
  * after the first call (the prefix must exceed the model's minimum cacheable length to be cached at all).
  */
 export function anthropicModel(opts: AnthropicModelOptions): Model {
-  const client = new Anthropic({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseURL,
-    maxRetries: opts.maxRetries ?? 4,
-    timeout: 60_000,
-  });
+  // The SDK (about 370 KB) is imported on the first call, not at cold start (issue 16: the worker's init);
+  // a failed import is not kept, so the next call tries again.
+  let sdk: Promise<{ Anthropic: typeof Anthropic; client: Anthropic }> | undefined;
+  const load = () => {
+    sdk ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => ({
+      Anthropic: Sdk,
+      client: new Sdk({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL,
+        maxRetries: opts.maxRetries ?? 4,
+        timeout: 60_000,
+      }),
+    }));
+    sdk.catch(() => {
+      sdk = undefined;
+    });
+    return sdk;
+  };
   return {
     name: opts.model,
     async complete(req: ModelRequest): Promise<ModelResponse> {
@@ -47,6 +59,13 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
         i === all.length - 1 ? { ...t, cache_control: { type: 'ephemeral' as const } } : t,
       ) as Anthropic.ToolUnion[];
       const messages = [...req.messages] as Anthropic.MessageParam[];
+      const { Anthropic: Sdk, client } = await load().catch((e: unknown) => {
+        throw new UpstreamError('Model client failed to load', {
+          retryable: true,
+          code: 'model_unavailable',
+          cause: e,
+        });
+      });
       try {
         const content: ModelContent[] = [];
         const usage: ModelUsage = {
@@ -78,7 +97,7 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
           messages.push({ role: 'assistant', content: res.content as Anthropic.ContentBlockParam[] });
         }
       } catch (e) {
-        const status = e instanceof Anthropic.APIError ? e.status : undefined;
+        const status = e instanceof Sdk.APIError ? e.status : undefined;
         // 4xx other than rate limits is our request's fault: not retryable, but still a model failure.
         throw new UpstreamError(
           `Model call failed${status ? ` (${status})` : ''}: ${e instanceof Error ? e.message : String(e)}`,

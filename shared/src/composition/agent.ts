@@ -23,6 +23,7 @@ import {
   SPEC_TOOLS,
   type ToolInfo,
 } from '../domain/policy';
+import { skillsSection } from '../domain/skills';
 import { createTriageClassifier } from '../domain/triage/classifier';
 import type { Log } from '../ports/logger';
 import type { Workspace } from '../ports/workspace';
@@ -37,6 +38,7 @@ import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { startResearchTool } from '../tools/research';
 import { runCodeTool } from '../tools/sandbox';
+import { listSkills, loadSkill } from '../tools/skills';
 import { webTools } from '../tools/web';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
@@ -112,6 +114,8 @@ export async function buildAgent(
     const { gitWorkspaceOptionsFromConfig, openGitWorkspace } = await import('../adapters/git-workspace');
     workspace = await openGitWorkspace({ ...gitWorkspaceOptionsFromConfig(c), logger: core.log });
     tools.push(...bindAll(workspaceTools, { workspace }));
+    // The team's skills (follow #20): listed in the instructions, loaded by name when one applies.
+    tools.push(bindTool(loadSkill, { workspace }));
     // Runs only after an admin approved its card; writes policy/ as that admin (never the file tools).
     tools.push(
       bindTool(proposePolicyChange, {
@@ -186,7 +190,8 @@ export async function buildAgent(
           memory: {
             async context() {
               await ws.sync();
-              return (await loadMemoryContext(ws)).text;
+              const skills = skillsSection(await listSkills(ws));
+              return [(await loadMemoryContext(ws)).text, skills].filter(Boolean).join('\n\n');
             },
             async afterTurn(turn: { conversationId: string; summary: string }) {
               const r = await ws.commitAndPush(turn);

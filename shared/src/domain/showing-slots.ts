@@ -1,5 +1,10 @@
 import { DateTime } from 'luxon';
-import type { BusyPeriod } from '../ports/calendar';
+
+/** A busy period from free/busy: ISO 8601 with offset, in the team time zone. */
+export interface BusyPeriod {
+  start: string;
+  end: string;
+}
 
 /**
  * Showing times to offer a lead or tenant (issue 17: "the calendar's free slots for showings"): free

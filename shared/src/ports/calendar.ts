@@ -1,3 +1,4 @@
+import type { BusyPeriod } from '../domain/showing-slots';
 /**
  * The team calendar (showings, vendor visits). Times cross this port as ISO 8601 strings with an explicit
  * offset, expressed in the team's time zone, so callers never guess what "10:00" meant.
@@ -42,11 +43,8 @@ export interface NewCalendarEvent {
   clientRef?: string;
 }
 
-/** A busy period from free/busy: ISO 8601 with offset, in the team time zone. */
-export interface BusyPeriod {
-  start: string;
-  end: string;
-}
+// The domain computes open slots from these, so the type lives there (domain imports no ports).
+export type { BusyPeriod } from '../domain/showing-slots';
 
 export interface Calendar {
   listEvents(input: ListEventsInput): Promise<CalendarEvent[]>;

@@ -59,7 +59,7 @@ export async function leadAfterAction(
   const conv = await deps.conversations.get(input.conversationId);
   if (!conv?.lead || NO_REPLY_STATES.has(conv.lead.state)) return;
   let next: LeadState | undefined;
-  if (action.tool === 'create_event') next = 'showing_booked';
+  if (action.tool === 'create_calendar_event') next = 'showing_booked';
   else if (SENDS.has(action.tool)) {
     const text = String(action.args.text ?? action.args.body ?? '');
     next = INVITATION.test(text) ? 'invited' : 'waiting_on_lead';

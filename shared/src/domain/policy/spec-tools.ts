@@ -29,6 +29,7 @@ const reads = [
   'get_contact_sms_history',
   'read_file',
   'list_files',
+  'load_skill',
   'search_files',
   'run_code',
   'web_search',
