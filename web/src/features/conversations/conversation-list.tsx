@@ -9,6 +9,7 @@ import { loadWithOfflineCopy } from '../../lib/offline-store';
 import { chatPath, Link } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
+import { NotificationPrompt } from '../push/notification-prompt';
 import { InboxSearch } from './inbox-search';
 import { contactName, SourceIcon } from './source-icon';
 
@@ -62,6 +63,7 @@ export function ConversationList({ selectedId }: { selectedId?: string | undefin
         </button>
       }
     >
+      <NotificationPrompt />
       <InboxSearch />
       <fieldset className="filters">
         <legend className="visually-hidden">Show</legend>

@@ -21,6 +21,20 @@ export type PushNotice = { kind: 'info' | 'warn' | 'error'; text: string };
 export type PushBusy = 'on' | 'off' | 'test' | null;
 
 const WORKER_WAIT_MS = 10_000;
+/**
+ * Where no push service answers (a network that blocks it, a browser build without one), pushManager.subscribe
+ * neither resolves nor rejects: the button would spin forever. Past this the person is told why (issue 19).
+ */
+export const SUBSCRIBE_WAIT_MS = 15_000;
+
+/** A promise that rejects with `message` if `p` has not settled within `ms`. */
+export function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** The service worker that shows pushes; main.tsx registers it at load, so it may still be installing. */
 async function workerRegistration(): Promise<ServiceWorkerRegistration> {
@@ -131,10 +145,14 @@ export function usePush({ vapidPublicKey, getToken }: { vapidPublicKey?: string;
         if (existing && !reusable) await existing.unsubscribe();
         const subscription = reusable
           ? existing
-          : await registration.pushManager.subscribe({
-              userVisibleOnly: true,
-              applicationServerKey: base64UrlToBytes(publicKey),
-            });
+          : await within(
+              registration.pushManager.subscribe({
+                userVisibleOnly: true,
+                applicationServerKey: base64UrlToBytes(publicKey),
+              }),
+              SUBSCRIBE_WAIT_MS,
+              `the browser’s push service did not answer within ${SUBSCRIBE_WAIT_MS / 1000} s. It may be blocked on this network; try again later or on another connection.`,
+            );
         try {
           await api.subscribe(toContract(subscription), navigator.userAgent);
         } catch (e) {
