@@ -98,6 +98,20 @@ test('an unknown number asking about a unit gets a create-contact-and-reply card
   expect(String(cards[0]?.args.text)).toMatch(
     /We can show you the place on \w{3} \d{1,2} \w{3} at \d\d:\d\d(, \w{3} \d{1,2} \w{3} at \d\d:\d\d)* or \w{3} \d{1,2} \w{3} at \d\d:\d\d/,
   );
+  // What it read is in the conversation's activity, before the card: the contact lookup and the free times.
+  const core = await getCore('test-triage');
+  const conv = await core.conversations.findByTriggerKey(`sms:${from}`);
+  const reads = (await core.conversations.listMessages(conv?.id as string)).filter((m) =>
+    m.id.startsWith('m_read_'),
+  );
+  expect(reads.map((m) => [m.role, m.tool?.name])).toEqual([
+    ['tool', 'search_contacts'],
+    ['tool', 'find_free_slots'],
+  ]);
+  const result = reads[1]?.tool?.result as { slots?: { label: string }[] } | undefined;
+  const offered = (result?.slots ?? []).map((x) => x.label);
+  expect(offered.length).toBeGreaterThan(0);
+  expect(String(cards[0]?.args.text)).toContain(offered[0]);
 }, 90_000);
 
 test('a lead in the general inbox gets its qualification; a newsletter leaves no conversation', async () => {

@@ -1,4 +1,4 @@
-import type { Conversation, PendingIntent } from '../contracts/conversations';
+import type { Conversation, Message, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
 import type { Usage } from '../contracts/runs';
 import { costUsd } from '../domain/model-pricing';
@@ -146,6 +146,8 @@ export class RunContext {
   trigger?: Trigger;
   triggerMessageIds = new Set<string>();
   mode: 'claude' | 'rules';
+  /** Reads made before the conversation existed: written into its activity when it is created. */
+  private readNotes: Message[] = [];
 
   constructor(
     readonly deps: AgentDeps,
@@ -187,7 +189,19 @@ export class RunContext {
       });
     }
     this.conversation = c;
+    for (const m of this.readNotes.splice(0)) await this.deps.conversations.appendMessage(m);
     return c;
+  }
+
+  /**
+   * What the assistant read, shown in the conversation's activity (issue 17: "reads the assistant made are
+   * visible"), so a person can see what an answer rests on. A run that ends with no visible output (bulk mail,
+   * a closing "thanks") creates no conversation for its reads alone: they wait for the first visible output
+   * and are dropped with the run otherwise. Staged in the turn's transaction like any message.
+   */
+  async noteRead(m: Message): Promise<void> {
+    if (this.conversation) await this.deps.conversations.appendMessage(m);
+    else this.readNotes.push(m);
   }
 
   /** Adds a model call's usage; true when the run has used up its token budget. */

@@ -109,6 +109,7 @@ function callScope(ctx: RunContext, base: CallScope['base'], args: Record<string
 function readStep(ctx: RunContext, s: CallScope): Promise<Observation> {
   const { deps } = ctx;
   const { base, tool, args } = s;
+  const seq = ctx.durable.nextSeq;
   return ctx.durable.step('tool_result', async () => {
     const verdict = await deps.guard.check(
       { tool: base.name, kind: tool.kind, args, origin: s.origin, conversationId: ctx.convId },
@@ -122,13 +123,47 @@ function readStep(ctx: RunContext, s: CallScope): Promise<Observation> {
       const raw = await tool.run(args, s.toolCtx);
       if (tool.kind === 'read') await deps.policy?.observe(ctx.convId, base.name, args, raw, deps.clock());
       if (tool.kind === 'internal') await noteMemoryWrite(ctx, base.name, args);
-      return { ...base, status: 'ok' as const, result: capOutput(raw) };
+      const out = { ...base, status: 'ok' as const, result: capOutput(raw) };
+      if (tool.kind === 'read') await noteRead(ctx, seq, out);
+      return out;
     } catch (e) {
-      if (isAppError(e) && e.retryable && e.code !== 'model_unavailable') {
-        return { ...base, status: 'error' as const, error: `${e.message} (temporary; try again later)` };
-      }
-      return { ...base, status: 'error' as const, error: e instanceof Error ? e.message : String(e) };
+      const error =
+        isAppError(e) && e.retryable && e.code !== 'model_unavailable'
+          ? `${e.message} (temporary; try again later)`
+          : e instanceof Error
+            ? e.message
+            : String(e);
+      if (tool.kind === 'read') await noteRead(ctx, seq, { ...base, error });
+      return { ...base, status: 'error' as const, error };
     }
+  });
+}
+
+/** A read's preview in the activity: enough to see what it found, small enough for a message item. */
+const READ_PREVIEW_CHARS = 1_500;
+
+/**
+ * One read as a `tool` message of the conversation (the PWA folds them into "n steps: …"). Written inside
+ * the read's durable step, with an id from the step's sequence number, so a replayed run writes it once.
+ */
+function noteRead(
+  ctx: RunContext,
+  seq: number,
+  o: Pick<Observation, 'name' | 'args' | 'result' | 'error'>,
+): Promise<void> {
+  return ctx.noteRead({
+    id: `m_read_${ctx.runId}_${seq}`,
+    conversationId: ctx.convId,
+    role: 'tool',
+    text: `Read: ${o.name}`,
+    createdAt: ctx.deps.clock().toISOString(),
+    author: { kind: 'assistant', name: 'Switchboard' },
+    runId: ctx.runId,
+    tool: {
+      name: o.name,
+      args: o.args,
+      ...(o.error ? { error: o.error } : { result: capOutput(o.result, READ_PREVIEW_CHARS) }),
+    },
   });
 }
 

@@ -14,6 +14,7 @@ import type { CallStore } from '../ports/call-store';
 import type { FollowUpStore } from '../ports/followup-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import type { ContactDirectory } from '../tools/contact-directory';
+import { type AssignDeps, assignByProperty } from './assign-conversation';
 import type { ConditionDeps } from './check-followup-condition';
 import { type DecideApprovalDeps, type DecideApprovalInput, decideApproval } from './decide-approval';
 import { handleCallEvent } from './handle-call-event';
@@ -50,6 +51,8 @@ export interface RunEventGroupDeps extends AgentDeps, InboundTriageDeps {
   /** What follow-up conditions check at their time: ClickUp tasks and calendar events, when connected. */
   board?: ConditionDeps['board'];
   calendar?: ConditionDeps['calendar'];
+  /** The team's preferences partition: property assignments make a conversation someone's (follow #20). */
+  facts?: AssignDeps['facts'];
   /** The research engine (issue 21): each `research.node` message is one step of a task graph. */
   research?: ResearchDeps;
 }
@@ -335,6 +338,11 @@ async function inboundSms(
     isLead: triage?.triageClass === 'lead',
     by: 'switchboard',
   });
+  await assignByProperty(outer, {
+    ...(existing ? { conversation: existing } : {}),
+    conversationId: convId,
+    text: texts.join(' '),
+  });
   return out;
 }
 
@@ -455,6 +463,11 @@ async function inboundEmail(
     before: found.existing?.lead,
     isLead,
     by: 'switchboard',
+  });
+  await assignByProperty(outer, {
+    ...(existing ? { conversation: existing } : {}),
+    conversationId: convId,
+    text: `${e.subject} ${e.text}`,
   });
   return out;
 }

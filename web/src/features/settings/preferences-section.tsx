@@ -169,7 +169,8 @@ function PreferenceFields({ form, teamZone, set }: { form: Form; teamZone: strin
         </div>
       </div>
       <label className="field-label" htmlFor="pref-props">
-        Properties you handle <span className="muted">(one per line)</span>
+        Properties you handle{' '}
+        <span className="muted">(one per line; new conversations that name one are marked yours)</span>
       </label>
       <textarea
         id="pref-props"

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { savePersonalPreferences } from '../../shared/src/use-cases/preferences';
+import { createWorld, emailEvent, MARIA, SAM, type Servers, smsEvent, startServers } from '../agent/harness';
+
+/**
+ * Property assignment → conversation.assignee (issue 20): Sam says in his preferences that he handles 48 Elm
+ * Ave; a lead email about it becomes his conversation (the inbox's "Mine"); a text that names no property
+ * stays unassigned; an existing conversation keeps its assignee.
+ */
+let servers: Servers;
+beforeAll(async () => {
+  servers = await startServers();
+}, 60_000);
+afterAll(async () => {
+  await servers?.stop();
+});
+
+test('a message about a property someone handles makes the conversation theirs', async () => {
+  const world = await createWorld(servers);
+  try {
+    await savePersonalPreferences(
+      { ...world.core, clock: servers.clock },
+      { userId: SAM.id, name: 'Sam Chen', patch: { properties: ['48 Elm Ave'] }, by: SAM.email },
+    );
+    await world.deliver(
+      emailEvent(
+        {
+          from: 'Jordan Reyes <jordan.reyes@mail.example>',
+          subject: 'Apartment at 48 Elm Ave.',
+          text: 'Hi, is the 2 bedroom still available? I would love to see it.',
+          source: 'leads',
+          threadId: 'th_assign_1',
+        },
+        servers.clock(),
+      ),
+    );
+    expect((await world.conversationFor('email:th_assign_1'))?.assignee).toBe(SAM.id);
+
+    await world.deliver(smsEvent(MARIA, 'The hallway light is out again', servers.clock()));
+    expect((await world.conversationFor(`sms:${MARIA}`))?.assignee).toBeUndefined();
+    // Only a new conversation is assigned: a later text naming the property leaves the assignee as it is.
+    const maria = (await world.conversationFor(`sms:${MARIA}`))?.id as string;
+    await world.core.conversations.setThreadFields(maria, { assignee: 'u_alex' });
+    servers.clock.advance(3 * 60_000);
+    await world.deliver(smsEvent(MARIA, 'Also the door at 48 Elm Ave sticks', servers.clock()));
+    expect((await world.core.conversations.get(maria))?.assignee).toBe('u_alex');
+  } finally {
+    await world.stop();
+  }
+}, 60_000);
