@@ -37,8 +37,10 @@ describe('answering a plan in review from the chat', () => {
     const said = (await h.messages()).find((m) => m.id.startsWith(`m_research_review_${task.id}`));
     expect(said?.text).toContain('1. Open tasks\n2. Count them');
     expect(await researchChatReview(deps, 'c1', 'what is open at 12 Oak St?', sam)).toBeUndefined();
+    // A "yes, but …" is not the plan as shown: it goes on to the planner and the plan keeps waiting.
+    expect(await researchChatReview(deps, 'c1', 'yes, but only the last 3 months', sam)).toBeUndefined();
     expect((await h.deps.research.getTask(task.id))?.status).toBe('review');
-    const out = await researchChatReview(deps, 'c1', 'Run it', sam);
+    const out = await researchChatReview(deps, 'c1', 'Run it, please!', sam);
     expect(out?.outcome).toContain('approved from the chat');
     const g = await h.deps.research.load(task.id);
     expect(g?.task.reviewedBy).toBe('Sam');

@@ -3,10 +3,15 @@ import type { ConversationStore } from '../ports/conversation-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import { approveResearchPlan, cancelResearch } from './review-research';
 
-/** Answers to "the research plan waits for your review" (research/review-message.ts) that decide it. */
+/**
+ * Answers to "the research plan waits for your review" (research/review-message.ts) that decide it: the whole
+ * message, give or take "please" and punctuation. "Yes, but only the last 3 months" is not an approval of
+ * the plan as shown: it goes on to the planner, and the plan keeps waiting.
+ */
 const RUN_PLAN =
-  /^\s*(yes|y|yep|ok(ay)?|approve[d]?|run( it| the plan)?|go( ahead)?|start( it)?|looks good)\b/i;
-const DROP_PLAN = /^\s*(no|nope|cancel|drop( it)?|stop|don'?t)\b/i;
+  /^\s*(yes|y|yep|ok(ay)?|approve[d]?( it| the plan)?|run( it| the plan)?|go( ahead)?|start( it)?|looks good)(,?\s*(please|thanks|thank you))?[\s.!]*$/i;
+const DROP_PLAN =
+  /^\s*(no|nope|cancel|drop|stop)( it| that| the plan| the research)?(,?\s*(please|thanks|thank you))?[\s.!]*$/i;
 
 /** Only the latest research messages matter: a plan in review is always recent in its conversation. */
 const LOOK_BACK = 30;
