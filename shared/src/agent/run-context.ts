@@ -40,6 +40,11 @@ export interface AgentDeps {
   guard: ToolGuard;
   /** Absent → rules mode. */
   model?: Model;
+  /**
+   * Claude mode's model reviewers (cards #18): the plan and execution reviews by the helper model, the rule
+   * reviewer as the floor. Set by the composition (the same model); absent → the rule reviewer alone.
+   */
+  reviewModel?: Model;
   settings: {
     /** One thread per person: how recent a person's conversation must be to take their message (days). */
     threadWindowDays?: number;

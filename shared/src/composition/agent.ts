@@ -223,6 +223,9 @@ export async function buildAgent(
         readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
     }),
   };
+  // Claude mode reviews drafts and executions with the helper model too (cards #18, agent/model-reviewer.ts).
+  if (deps.model && c.MODEL_REVIEWERS) deps.reviewModel = deps.model;
+
   deps.research = buildResearchDeps(core, {
     registry,
     ...(deps.model ? { model: deps.model } : {}),
