@@ -93,6 +93,11 @@ export const configSchema = z.object({
     oneOf(['true', 'false'], 'false'),
     z.transform((v: 'true' | 'false') => v === 'true'),
   ),
+  /** Claude mode: the helper model reviews drafts and executions too, the rule reviewer as floor (cards #18). */
+  MODEL_REVIEWERS: z.pipe(
+    oneOf(['true', 'false'], 'true'),
+    z.transform((v: 'true' | 'false') => v === 'true'),
+  ),
   URGENT_KEYWORDS: csv(
     'flood,flooding,fire,smoke,gas leak,gas smell,smell gas,no heat,break-in,broken into,burst pipe,carbon monoxide,sparking',
   ),

@@ -210,6 +210,9 @@ export async function createWorld(servers: Servers, opts: WorldOptions = {}): Pr
     TWILIO_FROM_NUMBER: '+14155550190',
     ONCALL_NUMBERS: ONCALL,
     ...(anthropicUrl ? { ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: anthropicUrl } : {}),
+    // Scripted model turns are consumed in order: the model reviewers' extra calls are off here (they have
+    // their own tests, shared/src/agent/model-reviewer.test.ts); a test may turn them on.
+    MODEL_REVIEWERS: 'false',
     ...timers?.env,
     ...opts.env,
   });

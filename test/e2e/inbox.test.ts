@@ -144,6 +144,13 @@ describe('offline', () => {
       });
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
       await expect.poll(() => offlineKeys(page)).toEqual(expect.arrayContaining(['inbox', 'me', 'config']));
+      // Chromium's own installability verdict (Lighthouse no longer has a PWA category).
+      const cdp = await context.newCDPSession(page);
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+      // Playwright's contexts are off-the-record profiles, which Chromium never installs from ("in-incognito"):
+      // that one is about the test browser; any other (manifest, icons, service worker, scope) fails here.
+      const notInstallable = installabilityErrors.map((x) => x.errorId).filter((id) => id !== 'in-incognito');
+      expect(notInstallable).toEqual([]);
 
       await context.setOffline(true);
       await page.reload();

@@ -4,8 +4,11 @@ import { AppError, UpstreamError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { Log } from '../ports/logger';
+import type { Model } from '../ports/model';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
+import { modelReview, withRuleFloor } from './model-reviewer';
+import { reviewExecution } from './reviewer';
 
 export interface ExecuteDeps {
   actions: ActionStore;
@@ -15,6 +18,8 @@ export interface ExecuteDeps {
   clock: () => Date;
   /** How long an EXECUTING action may belong to a live worker before it is reconciled (≥ worker timeout). */
   staleExecutingMs: number;
+  /** Claude mode: the helper model reviews the execution too (agent/model-reviewer.ts). */
+  reviewModel?: Model;
 }
 
 export type Execution = { ok: true; result: unknown } | { ok: false; error: string };
@@ -107,11 +112,13 @@ async function invoke(
     await fail(deps, action, 'EXECUTING', message);
     return { ok: false, error: message };
   }
+  const execution = await executionReview(deps, action, { ok: true, result });
   const at = deps.clock().toISOString();
   await deps.actions.transition(action.conversationId, action.id, ['EXECUTING'], 'EXECUTED', {
     result,
     executedAt: at,
     updatedAt: at,
+    review: { ...action.review, execution },
   });
   await deps.audit.append({
     conversationId: action.conversationId,
@@ -168,9 +175,30 @@ async function recover(
   return invoke(deps, action, ctx);
 }
 
+/**
+ * The execution review, stored in the same write as the outcome (no request of its own): the rule reviewer
+ * (did it succeed), and in Claude mode the helper model's review on top, the rules as its floor.
+ */
+async function executionReview(
+  deps: ExecuteDeps,
+  action: PendingAction,
+  outcome: { ok: boolean; result?: unknown; error?: string },
+) {
+  const rules = reviewExecution(outcome.ok, outcome.error);
+  if (!deps.reviewModel) return rules;
+  return withRuleFloor(
+    rules,
+    await modelReview(deps.reviewModel, { kind: 'execution', tool: action.tool, args: action.args, outcome }),
+  );
+}
+
 async function fail(deps: ExecuteDeps, action: PendingAction, from: 'APPROVED' | 'EXECUTING', error: string) {
   const at = deps.clock().toISOString();
-  await deps.actions.transition(action.conversationId, action.id, [from], 'FAILED', { error, updatedAt: at });
+  await deps.actions.transition(action.conversationId, action.id, [from], 'FAILED', {
+    error,
+    updatedAt: at,
+    review: { ...action.review, execution: reviewExecution(false, error) },
+  });
   await deps.audit.append({
     conversationId: action.conversationId,
     type: 'action.failed',

@@ -20,11 +20,19 @@ export async function planStep(
   pendingIntent: PendingIntent | undefined,
 ): Promise<Plan> {
   const { deps, durable } = ctx;
+  // A team member's own zone and defaults apply to what they ask in chat (follow #20). Rules mode only (the
+  // model gets the team's zone): one cached read per container per minute, outside the Claude turn's budget.
+  const rules = ctx.mode !== 'claude' || !deps.model;
+  const prefs =
+    rules && trigger.kind === 'chat'
+      ? await deps.personalPreferences?.(trigger.user.id).catch(() => undefined)
+      : undefined;
   const rulesInput: PlannerInput = {
     trigger,
     observations: rounds.flatMap((r) => r.observations),
     now: deps.clock(),
-    timezone: deps.settings.timezone,
+    timezone: prefs?.timezone ?? deps.settings.timezone,
+    ...(prefs ? { preferences: prefs } : {}),
     hasTool: (n: string) => deps.registry.has(n),
     ...(pendingIntent ? { pendingIntent } : {}),
   };

@@ -6,6 +6,7 @@ import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
 import { cardPolicy } from './card-policy';
 import { scheduleCardTimers } from './card-timers';
+import { modelReview, withRuleFloor } from './model-reviewer';
 import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
 import type { RunContext } from './run-context';
 import type { CallScope } from './tool-step';
@@ -49,7 +50,7 @@ export function proposeAction(
         missing: verdict.missing,
       };
     }
-    const review = reviewPlan({ ...call, args: scope.args }, trigger);
+    const review = await planReview(ctx, trigger, call, scope);
     if (review.score < REVIEW_THRESHOLD) {
       await deps.audit.append({
         conversationId: ctx.convId,
@@ -163,6 +164,33 @@ async function announceCard(ctx: RunContext, trigger: Trigger, call: PlannedCall
   });
   const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
   await scheduleCardTimers(deps, action, { urgent });
+}
+
+/**
+ * The plan review: the rule reviewer always; in Claude mode a model-drafted write is also reviewed by the
+ * helper model (agent/model-reviewer.ts), the rule review as its floor — the regexes alone never score it.
+ */
+async function planReview(ctx: RunContext, trigger: Trigger, call: PlannedCall, scope: CallScope) {
+  const rules = reviewPlan({ ...call, args: scope.args }, trigger);
+  const model = ctx.deps.reviewModel;
+  if (ctx.mode !== 'claude' || scope.origin !== 'model' || !model) return rules;
+  return withRuleFloor(
+    rules,
+    await modelReview(model, {
+      kind: 'plan',
+      tool: call.name,
+      args: scope.args,
+      context: triggerText(trigger),
+    }),
+  );
+}
+
+/** What a write answers, for the reviewer's relevance score. */
+function triggerText(t: Trigger): string | undefined {
+  if (t.kind === 'inbound_sms') return t.texts.join('\n');
+  if (t.kind === 'inbound_email') return `${t.email.subject}\n\n${t.email.text}`;
+  if (t.kind === 'chat') return t.text;
+  return undefined;
 }
 
 /** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */

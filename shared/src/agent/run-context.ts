@@ -1,5 +1,6 @@
 import type { Conversation, Message, PendingIntent } from '../contracts/conversations';
 import type { NotifyPayload } from '../contracts/events';
+import type { PersonalPreferences } from '../contracts/preferences';
 import type { Usage } from '../contracts/runs';
 import { costUsd } from '../domain/model-pricing';
 import { ConflictError } from '../errors';
@@ -40,6 +41,11 @@ export interface AgentDeps {
   guard: ToolGuard;
   /** Absent → rules mode. */
   model?: Model;
+  /**
+   * Claude mode's model reviewers (cards #18): the plan and execution reviews by the helper model, the rule
+   * reviewer as the floor. Set by the composition (the same model); absent → the rule reviewer alone.
+   */
+  reviewModel?: Model;
   settings: {
     /** One thread per person: how recent a person's conversation must be to take their message (days). */
     threadWindowDays?: number;
@@ -53,6 +59,8 @@ export interface AgentDeps {
     teamDomains?: string[];
   };
   adminInstructions?: () => Promise<string | undefined>;
+  /** A person's own preferences (follow #20), cached per container: the planners read their zone and defaults. */
+  personalPreferences?: (userId: string) => Promise<PersonalPreferences>;
   /** Policy hooks: feed read results into the fact store, and summarise established facts for the model. */
   policy?: {
     observe(

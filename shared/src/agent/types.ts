@@ -1,5 +1,6 @@
 import type { LeadInfo, PendingIntent } from '../contracts/conversations';
 import type { EmailReceived } from '../contracts/events';
+import type { PersonalPreferences } from '../contracts/preferences';
 import type { EmergencyKind, TriageClass } from '../domain/triage/labels';
 import type { ServerContent } from '../ports/model';
 
@@ -128,4 +129,6 @@ export interface PlannerInput {
   now: Date;
   timezone: string;
   hasTool(name: string): boolean;
+  /** The chatting person's preferences (follow #20): their default event length, signature. */
+  preferences?: PersonalPreferences;
 }

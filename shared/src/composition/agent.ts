@@ -42,6 +42,7 @@ import { listSkills, loadSkill } from '../tools/skills';
 import { webTools } from '../tools/web';
 import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
+import { cachedPersonalPreferences } from '../use-cases/preferences';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
 import type { Core } from './core';
 import { buildResearchDeps, buildResearchStartDeps } from './research';
@@ -185,6 +186,7 @@ export async function buildAgent(
       teamDomains: c.ALLOWED_EMAIL_DOMAINS,
     },
     adminInstructions: cachedInstructions(core),
+    personalPreferences: cachedPersonalPreferences(core),
     ...(ws
       ? {
           memory: {
@@ -223,6 +225,9 @@ export async function buildAgent(
         readToolFor(registry, name, args, conversationId, core.clock, c.TEAM_TIMEZONE),
     }),
   };
+  // Claude mode reviews drafts and executions with the helper model too (cards #18, agent/model-reviewer.ts).
+  if (deps.model && c.MODEL_REVIEWERS) deps.reviewModel = deps.model;
+
   deps.research = buildResearchDeps(core, {
     registry,
     ...(deps.model ? { model: deps.model } : {}),

@@ -135,3 +135,22 @@ function fact(predicate: string, args: FactValue[], by: string, now: Date): Stor
     provenance: { kind: 'person', detail: `set in settings by ${by}` },
   };
 }
+
+/**
+ * A person's preferences as the planners read them: one Query of the team partition per container per 60 s
+ * (DESIGN §2: a turn adds no request that is not its own partition or cached), shared by everyone's reads.
+ */
+export function cachedPersonalPreferences(deps: PreferencesDeps) {
+  let cached: { at: number; all: Promise<StoredFact[]> } | undefined;
+  return async (userId: string): Promise<PersonalPreferences> => {
+    const now = deps.clock();
+    if (!cached || now.getTime() - cached.at > 60_000) {
+      const all = deps.facts.list(PREFERENCES_PARTITION, { now, predicate: 'preference' });
+      all.catch(() => {
+        cached = undefined;
+      });
+      cached = { at: now.getTime(), all };
+    }
+    return personalFrom(await cached.all, userId);
+  };
+}

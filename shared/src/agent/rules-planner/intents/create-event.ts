@@ -3,7 +3,10 @@ import type { Plan, PlannerInput } from '../../types';
 import { call, find, outcome, respond } from '../helpers';
 import type { ChatIntent, Slots } from '../intent';
 
-/** "Schedule a showing at 12 Oak St tomorrow at 3": title and start parsed, 30 minutes unless an end is given. */
+/**
+ * "Schedule a showing at 12 Oak St tomorrow at 3": title and start parsed; it lasts the asking person's
+ * default event length (their preferences), else 30 minutes, unless an end is given.
+ */
 export const createEvent: ChatIntent = {
   name: 'create_event',
   required: ['title', 'start'],
@@ -25,7 +28,9 @@ export const createEvent: ChatIntent = {
     const done = find(input.observations, 'create_calendar_event');
     if (done) return respond(outcome(done, `“${slots.title}” is on the calendar.`, 'create the event'));
     const start = slots.start as string;
-    const end = (slots.end as string | undefined) ?? new Date(Date.parse(start) + 30 * 60_000).toISOString();
+    const minutes = input.preferences?.eventMinutes ?? 30;
+    const end =
+      (slots.end as string | undefined) ?? new Date(Date.parse(start) + minutes * 60_000).toISOString();
     return call(
       'create_calendar_event',
       { summary: slots.title, start, end, timeZone: input.timezone },
