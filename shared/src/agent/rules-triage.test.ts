@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memorySeedFiles } from '../domain/memory-seed';
 import { rulesPlan } from './rules-planner';
 import {
   classLine,
@@ -158,5 +159,25 @@ describe('drafts that answer from the team notes', () => {
       /^Hi David, thanks for your message about rent[\s\S]*From our notes: Rent is due on the 1st/,
     );
     expect(call?.reason).toMatch(/rent \/ payments · “rent”, “due” · answered from MEMORY.md/);
+  });
+});
+
+describe('facts quoted to a tenant come from the notes, never from the workspace guide', () => {
+  const seeded = memorySeedFiles({ teamName: 'Oak Properties', timezone: 'America/Los_Angeles' }).find(
+    (f) => f.path === 'MEMORY.md',
+  )?.content;
+
+  it('the seeded MEMORY.md answers nothing (its guide mentions repairs, leads and showings)', () => {
+    expect(seeded).toBeDefined();
+    for (const triageClass of ['maintenance', 'lead', 'showing', 'rent', 'lease', 'other'] as const) {
+      expect(factsFor({ triageClass } as TriageNote, seeded ?? ''), triageClass).toEqual([]);
+    }
+  });
+
+  it("a fact the team added is quoted whole, wrapped lines joined, without its '(noted …)' stamp", () => {
+    const memory = `${seeded}\n- Repairs: the maintenance line for after-hours work orders is\n  (415) 555-0199, answered 24/7. (noted 2026-11-02)\n`;
+    expect(factsFor({ triageClass: 'maintenance' } as TriageNote, memory)).toEqual([
+      'Repairs: the maintenance line for after-hours work orders is (415) 555-0199, answered 24/7.',
+    ]);
   });
 });

@@ -131,22 +131,47 @@ const TOPICS: Partial<Record<TriageClass | EmergencyKind, RegExp>> = {
 const MAX_FACTS = 2;
 
 /**
- * Lines of MEMORY.md that answer what the message is about (rent due day, office hours, where the water
- * shutoff is), without their "(noted …)" stamps. None found → the reply promises a person's answer instead.
+ * Sections of MEMORY.md that instruct the assistant (how to use the workspace, the team's style, who the
+ * team is) rather than state facts: a reply to a tenant never quotes them.
+ */
+const INSTRUCTION_SECTIONS = /^(how to use this workspace|preferences|the team)$/i;
+
+/**
+ * MEMORY.md as statements: one per bullet, with its wrapped continuation lines joined (so a reply never
+ * quotes half a sentence), leaving out the prose under the title and the instruction sections.
+ */
+export function memoryStatements(memory: string): string[] {
+  const out: string[] = [];
+  let skip = false;
+  let preamble = true;
+  for (const line of memory.split('\n')) {
+    const heading = line.match(/^(#{1,6})\s+(.*)$/);
+    if (heading) {
+      skip = INSTRUCTION_SECTIONS.test((heading[2] ?? '').trim());
+      preamble = heading[1] === '#';
+      continue;
+    }
+    if (skip || !line.trim()) continue;
+    const bullet = line.match(/^\s*[-*]\s+(.*)$/);
+    const last = out.length - 1;
+    if (bullet) out.push(bullet[1] ?? '');
+    else if (/^\s+\S/.test(line) && last >= 0) out[last] = `${out[last]} ${line.trim()}`;
+    // The prose under the title says how the file works; facts under it are bullets.
+    else if (!preamble) out.push(line.trim());
+  }
+  return out.map((l) => l.replace(/\s*\(noted [^)]*\)\s*$/, '').trim()).filter(Boolean);
+}
+
+/**
+ * Statements of MEMORY.md that answer what the message is about (rent due day, office hours, where the
+ * water shutoff is). None found → the reply promises a person's answer instead.
  */
 export function factsFor(t: TriageNote | undefined, memory: string): string[] {
   if (!t) return [];
   const topic = (t.kind && TOPICS[t.kind]) || TOPICS[t.triageClass];
   if (!topic) return [];
-  return memory
-    .split('\n')
-    .map((l) =>
-      l
-        .replace(/^\s*[-*]\s+/, '')
-        .replace(/\s*\(noted [^)]*\)\s*$/, '')
-        .trim(),
-    )
-    .filter((l) => l && !l.startsWith('#') && topic.test(l))
+  return memoryStatements(memory)
+    .filter((l) => topic.test(l))
     .slice(0, MAX_FACTS)
     .map((l) => (/[.!?]$/.test(l) ? l : `${l}.`).slice(0, 200));
 }
