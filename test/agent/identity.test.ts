@@ -70,6 +70,23 @@ describe('rules mode', () => {
     }
   });
 
+  test('a From with no display name ("<addr>") shows the contact\'s name, never the bracketed address', async () => {
+    const world = await createWorld(servers, { env: googleEnv() });
+    try {
+      await world.deliver(
+        emailEvent(
+          { from: '<maria.lopez@mail.example>', subject: 'Heater', text: 'It is cold.' },
+          servers.clock(),
+        ),
+      );
+      const [conversation] = await world.core.conversations.list();
+      expect(conversation?.contact).toMatchObject({ name: 'Maria Lopez', email: 'maria.lopez@mail.example' });
+      expect(`${conversation?.title} ${conversation?.preview}`).not.toContain('<');
+    } finally {
+      await world.stop();
+    }
+  });
+
   test('a lookalike address is named on the card as a question, never in the draft', async () => {
     const world = await createWorld(servers, { env: googleEnv() });
     try {

@@ -384,7 +384,8 @@ async function inboundEmail(
   const outer = deps;
   deps = found.deps;
   const at = deps.clock().toISOString();
-  const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || e.from;
+  // The header's display name, else the contact's name, else the bare address (never "<addr>").
+  const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || contact?.name || address;
   const team = isTeamMail(e.from, e.dmarc, deps.settings.teamDomains ?? []);
   const create = (): Conversation => ({
     id: convId,

@@ -37,8 +37,11 @@ export function InboxScreens({ path, id }: { path: '/' | '/chat'; id: string | u
           ) : (
             <main className="split-empty">
               <EmptyState title="No conversation open">
-                Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>. <kbd>?</kbd> shows all
-                keys.
+                {/* One paragraph: the empty state lays its children out as grid rows. */}
+                <p>
+                  Pick one from the list, or press <kbd>j</kbd> and <kbd>Enter</kbd>. <kbd>?</kbd> shows all
+                  keys.
+                </p>
               </EmptyState>
             </main>
           )}
