@@ -3,21 +3,9 @@ import type { PlanItem } from '../../shared/src/contracts/research';
 import type { ResearchBrain } from '../../shared/src/research/brain';
 import { startResearch } from '../../shared/src/use-cases/start-research';
 import { SimulatedCrash } from '../agent/faults';
-import { researchHarness } from './harness';
+import { readStep, researchHarness } from './harness';
 
-const read = (
-  key: string,
-  tool: string,
-  args: PlanItem['args'] = {},
-  dependsOn: string[] = [],
-): PlanItem => ({
-  key,
-  goal: `Step ${key}`,
-  kind: 'read',
-  tool,
-  args,
-  dependsOn,
-});
+const read = readStep;
 
 const PLAN: PlanItem[] = [
   read('who', 'search_contacts', { query: 'Maria Lopez' }),

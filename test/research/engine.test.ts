@@ -7,21 +7,9 @@ import {
   editResearchPlan,
 } from '../../shared/src/use-cases/review-research';
 import { startResearch } from '../../shared/src/use-cases/start-research';
-import { researchHarness } from './harness';
+import { readStep, researchHarness } from './harness';
 
-const read = (
-  key: string,
-  tool: string,
-  args: PlanItem['args'] = {},
-  dependsOn: string[] = [],
-): PlanItem => ({
-  key,
-  goal: `Step ${key}`,
-  kind: 'read',
-  tool,
-  args,
-  dependsOn,
-});
+const read = readStep;
 
 /** 1 leaf, then a planning node (depending on it) with 2 leaves, and a last leaf: 5 nodes, no review. */
 const SMALL: PlanItem[] = [

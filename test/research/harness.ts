@@ -3,6 +3,7 @@ import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conver
 import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
 import type { EventEnvelope, EventOf } from '../../shared/src/contracts/events';
+import type { PlanItem } from '../../shared/src/contracts/research';
 import { DEFAULT_RESEARCH_LIMITS, type ResearchLimits } from '../../shared/src/domain/research/graph';
 import type { Log } from '../../shared/src/ports/logger';
 import type { Workspace } from '../../shared/src/ports/workspace';
@@ -11,6 +12,14 @@ import type { ResearchDeps } from '../../shared/src/research/engine-deps';
 import { type BoundTool, ToolRegistry } from '../../shared/src/tools/registry';
 import { runResearchNode } from '../../shared/src/use-cases/run-research-node';
 import { freshTable } from '../helpers';
+
+/** A read step of a plan given up front (the research tests' plans are built from these). */
+export const readStep = (
+  key: string,
+  tool: string,
+  args: PlanItem['args'] = {},
+  dependsOn: string[] = [],
+): PlanItem => ({ key, goal: `Step ${key}`, kind: 'read', tool, args, dependsOn });
 
 export const silentLog: Log = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
 

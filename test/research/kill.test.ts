@@ -12,7 +12,7 @@ import type { PlanItem } from '../../shared/src/contracts/research';
 import { DEFAULT_RESEARCH_LIMITS } from '../../shared/src/domain/research/graph';
 import { startResearch } from '../../shared/src/use-cases/start-research';
 import { freshTable } from '../helpers';
-import { silentLog } from './harness';
+import { readStep, silentLog } from './harness';
 
 /**
  * Issue 21: "a crash during fan-in loses and repeats nothing". The worker is a real OS process
@@ -21,14 +21,7 @@ import { silentLog } from './harness';
  * worker process then finishes the task from what the first left in the table and on the queue.
  * (`crash.test.ts` sweeps every write of a run with simulated crashes; this one is the real kill.)
  */
-const read = (key: string, tool: string, args: PlanItem['args'], dependsOn: string[] = []): PlanItem => ({
-  key,
-  goal: `Step ${key}`,
-  kind: 'read',
-  tool,
-  args,
-  dependsOn,
-});
+const read = readStep;
 /** r.2.2 (email) is the last child of r.2 to finish: its countdown is r.2's fan-in. */
 const PLAN: PlanItem[] = [
   read('who', 'search_contacts', { query: 'Maria Lopez' }),
