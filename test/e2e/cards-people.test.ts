@@ -170,6 +170,32 @@ test('a lesson learned from two approved edits shows on the next card and in Set
     });
     expect(res.status).toBe(200);
   }
+  // The lesson is learned by the worker from each approval's event, after the approve call answers: the next
+  // text must arrive once both are counted, or its draft (rightly) carries no sign-off yet.
+  const auth = { authorization: `Bearer ${token}` };
+  await expect
+    .poll(
+      async () => {
+        const list = (await (
+          await fetch(`${e.stack.url}/api/workspace/files`, { headers: auth })
+        ).json()) as {
+          files: { path: string; kind: string }[];
+        };
+        const texts = await Promise.all(
+          list.files
+            .filter((f) => f.kind === 'lesson')
+            .map(async (f) => {
+              const r = await fetch(`${e.stack.url}/api/workspace/file?path=${encodeURIComponent(f.path)}`, {
+                headers: auth,
+              });
+              return ((await r.json()) as { text: string }).text;
+            }),
+        );
+        return texts.some((t) => t.includes(SIGN) && t.includes('made 2×'));
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   await op.fireIncomingMessage({
     from: '+14155550113',
     text: 'The bedroom window will not close',

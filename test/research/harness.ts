@@ -163,13 +163,17 @@ export async function researchHarness(
     readBy: {},
   });
   const handled: string[] = [];
+  /** What each handled message did, in order: a redelivered copy can be handled again as a no-op. */
+  const outcomes: { id: string; outcome: string }[] = [];
   const crashes: string[] = [];
+  let redelivering = false;
 
   async function deliver(e: EventEnvelope) {
     if ((await ledger.get(e.id))?.status === 'processed') return;
     try {
       const out = await runResearchNode(deps, e as EventOf<'research.node'>);
       handled.push(e.id);
+      outcomes.push({ id: e.id, outcome: out.outcome });
       await ledger.record({
         eventId: e.id,
         type: e.type,
@@ -181,8 +185,7 @@ export async function researchHarness(
     } catch (err) {
       crashes.push(`${e.id}: ${String(err)}`);
       queue.push(e);
-      // The message comes back after the visibility timeout: by then a dead worker's lease has run out.
-      now = new Date(now.getTime() + (deps.leaseSeconds + 1) * 1000);
+      redelivering = true;
     }
   }
 
@@ -190,6 +193,11 @@ export async function researchHarness(
     for (let round = 0; round < maxRounds && queue.length; round++) {
       const batch = queue.splice(0, queue.length);
       await Promise.all(batch.map(deliver));
+      // A failed message comes back after the visibility timeout: by then a dead worker's lease has run out.
+      // The clock moves once the round is over, never while other workers of the round still hold a live
+      // lease (moving it mid-round let a second copy of a message take a lease its live owner still held).
+      if (redelivering) now = new Date(now.getTime() + (deps.leaseSeconds + 1) * 1000);
+      redelivering = false;
     }
   }
   return {
@@ -199,6 +207,7 @@ export async function researchHarness(
     workspace,
     queue,
     handled,
+    outcomes,
     crashes,
     drain,
     advance: (ms: number) => {
