@@ -1,6 +1,6 @@
 import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
-import { applyStyleLessons } from '../domain/lessons';
+import { applyStyleLessons, type SignaturePreference } from '../domain/lessons';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
@@ -29,7 +29,7 @@ export function proposeAction(
   const { deps } = ctx;
   return ctx.durable.step('approval_requested', async () => {
     // Rules mode writes the team's style lessons into its template drafts (Claude reads them in MEMORY.md).
-    const styled = await styleWithLessons(ctx, call.name, scope);
+    const styled = await styleWithLessons(ctx, trigger, call.name, scope);
     scope = { ...scope, args: styled.args };
     const verdict = await deps.guard.check(
       { tool: call.name, kind: 'write', args: scope.args, origin: scope.origin, conversationId: ctx.convId },
@@ -193,16 +193,40 @@ function triggerText(t: Trigger): string | undefined {
   return undefined;
 }
 
-/** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */
+/**
+ * The draft signed and styled (domain/lessons.ts applyStyleLessons, the one function): the team's active
+ * style lessons on rules-mode template drafts, and the signature preference of the person the draft is for
+ * — the one who asked in chat or for the redraft, else the conversation's assignee — on any draft, which
+ * wins over a sign-off lesson. The preference is one cached Query per container per minute (DESIGN §2); a
+ * lessons or preferences outage costs only the styling.
+ */
 async function styleWithLessons(
   ctx: RunContext,
+  trigger: Trigger,
   tool: string,
   scope: CallScope,
 ): Promise<{ args: Record<string, unknown>; applied: string[] }> {
   const book = ctx.deps.lessons;
-  if (!book || ctx.mode !== 'rules' || scope.origin !== 'planner') return { args: scope.args, applied: [] };
-  const lessons = await book.active().catch(() => []);
-  return applyStyleLessons(lessons, tool, scope.args);
+  const templated = ctx.mode === 'rules' && scope.origin === 'planner';
+  const lessons = book && templated ? await book.active().catch(() => []) : [];
+  const signature = await signatureFor(ctx, trigger);
+  return applyStyleLessons(lessons, tool, scope.args, {
+    ...(signature ? { signature } : {}),
+    strict: scope.origin === 'model',
+  });
+}
+
+async function signatureFor(ctx: RunContext, trigger: Trigger): Promise<SignaturePreference | undefined> {
+  const prefs = ctx.deps.personalPreferences;
+  if (!prefs) return undefined;
+  const person =
+    trigger.redraft?.by ??
+    (trigger.kind === 'chat'
+      ? { id: trigger.user.id, name: trigger.user.name ?? trigger.user.email }
+      : await ctx.ensureConversation().then((c) => (c.assignee ? { id: c.assignee, name: '' } : undefined)));
+  if (!person) return undefined;
+  const text = (await prefs(person.id).catch(() => undefined))?.signature;
+  return text ? { text, owner: person.name || 'the assignee' } : undefined;
 }
 
 export interface RedraftApplied {

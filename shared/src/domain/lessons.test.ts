@@ -60,3 +60,42 @@ test('the file round-trips, and the MEMORY.md index is replaced in place', () =>
   expect(twice).toContain('(none yet)');
   expect(twice.startsWith('# Memory\n\nNotes.')).toBe(true);
 });
+
+test('a person’s signature preference wins over a learned sign-off lesson: one sign-off, never two', () => {
+  const lesson: Lesson = {
+    tool: 'send_message',
+    aspect: 'sign-off',
+    text: '— Oak Properties team',
+    seen: 3,
+    examples: [],
+    updatedAt: 'x',
+  };
+  const signature = { text: '— Sam, Oak Properties', owner: 'Sam Chen' };
+  const r = applyStyleLessons([lesson], 'send_message', { to: '+1', text: DRAFT }, { signature });
+  expect(r.args.text).toBe(`${DRAFT}\n\n— Sam, Oak Properties`);
+  expect(r.applied).toEqual(['Signed with Sam Chen’s signature from Settings (“— Sam, Oak Properties”)']);
+  // A draft that already ends with the lesson's sign-off (the model read it in MEMORY.md) has it replaced.
+  const model = applyStyleLessons(
+    [],
+    'send_message',
+    { text: `${DRAFT}\n\n— Oak Properties team` },
+    { signature, strict: true },
+  );
+  expect(model.args.text).toBe(`${DRAFT}\n\n— Sam, Oak Properties`);
+  // Strict (a model's draft): a last line without closing words is content, kept; the signature is added.
+  const content = applyStyleLessons(
+    [],
+    'send_email',
+    { body: 'Hi Tom,\n\nCall me if anything comes up' },
+    { signature, strict: true },
+  );
+  expect(content.args.body).toBe('Hi Tom,\n\nCall me if anything comes up\n\n— Sam, Oak Properties');
+  // Already signed: nothing to do. A reminder push to a team member carries no signature.
+  expect(
+    applyStyleLessons([], 'send_message', { text: `${DRAFT}\n\n— Sam, Oak Properties` }, { signature })
+      .applied,
+  ).toEqual([]);
+  expect(
+    applyStyleLessons([], 'schedule_followup', { kind: 'reminder', text: 'Call Bob' }, { signature }).applied,
+  ).toEqual([]);
+});

@@ -154,25 +154,58 @@ export function withLessonIndex(memory: string, lessons: Array<{ path: string; l
   return `${memory.trimEnd()}\n\n${section}\n`;
 }
 
+/** A person's explicit signature preference (Settings), and whose it is, for the card's note. */
+export interface SignaturePreference {
+  text: string;
+  owner: string;
+}
+
+/** Writes to people outside the team that carry a signature (a reminder push to a team member does not). */
+const SIGNED = (tool: string, args: Record<string, unknown>) =>
+  tool === 'send_message' ||
+  tool === 'send_email' ||
+  (tool === 'schedule_followup' && args.kind !== 'reminder');
+
 /**
- * Rules mode: the active style lessons for this tool written into the draft — the sign-off replaces the
- * draft's closing paragraph when it has one, else is added. Returns what was applied, for the card.
+ * THE one function that signs and styles a draft (cards #18 and follow #20 agreed it): the active style
+ * lessons for this tool (rules-mode template drafts only), and a person's explicit signature preference,
+ * which wins over a learned sign-off lesson — with a preference no sign-off lesson applies, so a draft never
+ * carries two. Either replaces the draft's closing paragraph when it has one, else is added. A model's own
+ * draft (`strict`) has its last paragraph replaced only when it opens with closing words ("Best,", "— Sam"):
+ * the model may end on content that the loose template rule would take for a name. Returns what was applied,
+ * for the card.
  */
 export function applyStyleLessons(
   lessons: Lesson[],
   tool: string,
   args: Record<string, unknown>,
+  opts: { signature?: SignaturePreference; strict?: boolean } = {},
 ): { args: Record<string, unknown>; applied: string[] } {
-  const sign = lessons
-    .filter((l) => l.tool === tool && l.aspect === 'sign-off' && isActive(l))
-    .sort((a, b) => b.seen - a.seen || b.updatedAt.localeCompare(a.updatedAt))[0];
   const field = typeof args.text === 'string' ? 'text' : typeof args.body === 'string' ? 'body' : undefined;
-  if (!sign || !field) return { args, applied: [] };
-  const text = String(args[field]);
+  if (!field) return { args, applied: [] };
+  const pref = opts.signature && SIGNED(tool, args) ? opts.signature : undefined;
+  const lesson = pref
+    ? undefined
+    : lessons
+        .filter((l) => l.tool === tool && l.aspect === 'sign-off' && isActive(l))
+        .sort((a, b) => b.seen - a.seen || b.updatedAt.localeCompare(a.updatedAt))[0];
+  const sign = pref?.text ?? lesson?.text;
+  if (!sign) return { args, applied: [] };
+  const signed = withSignOff(String(args[field]), sign, opts.strict ?? false);
+  if (signed === undefined) return { args, applied: [] };
+  const applied = pref
+    ? `Signed with ${pref.owner}’s signature from Settings (“${pref.text.replace(/\n/g, ' / ')}”)`
+    : lessonLine(lesson as Lesson);
+  return { args: { ...args, [field]: signed }, applied: [applied] };
+}
+
+/** The text ending with `sign`: its closing replaced (if it has one), else added; undefined when it already does. */
+function withSignOff(text: string, sign: string, strict: boolean): string | undefined {
   const parts = paragraphs(text);
-  if (parts.at(-1) === sign.text) return { args, applied: [] };
+  if (parts.at(-1) === sign.trim()) return undefined;
+  const last = parts.at(-1);
+  const closing = strict ? !!last && last.length <= 80 && CLOSING_WORDS.test(last) : isClosing(last);
   // A one-paragraph text has no closing of its own: the sign-off is added, never put in place of the text.
-  const body =
-    parts.length > 1 && isClosing(parts.at(-1)) && parts.at(-1) !== parts[0] ? parts.slice(0, -1) : parts;
-  return { args: { ...args, [field]: [...body, sign.text].join('\n\n') }, applied: [lessonLine(sign)] };
+  const body = parts.length > 1 && closing && last !== parts[0] ? parts.slice(0, -1) : parts;
+  return [...body, sign.trim()].join('\n\n');
 }
