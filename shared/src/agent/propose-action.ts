@@ -1,6 +1,6 @@
 import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
-import { applyStyleLessons } from '../domain/lessons';
+import { styleDraft } from '../domain/draft-style';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
@@ -29,7 +29,7 @@ export function proposeAction(
   const { deps } = ctx;
   return ctx.durable.step('approval_requested', async () => {
     // Rules mode writes the team's style lessons into its template drafts (Claude reads them in MEMORY.md).
-    const styled = await styleWithLessons(ctx, call.name, scope);
+    const styled = await styleWithLessons(ctx, trigger, call.name, scope);
     scope = { ...scope, args: styled.args };
     const verdict = await deps.guard.check(
       { tool: call.name, kind: 'write', args: scope.args, origin: scope.origin, conversationId: ctx.convId },
@@ -193,16 +193,26 @@ function triggerText(t: Trigger): string | undefined {
   return undefined;
 }
 
-/** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */
+/**
+ * The team's style lessons and the person's signature applied to a rules-mode draft, by the one function
+ * that decides a draft's closing (domain/draft-style.ts: a person's signature preference wins over a learned
+ * sign-off). The signature is the chatting person's own (follow #20's preference, cached per container; the
+ * planner already read it this turn). A lessons or preferences outage costs only the styling.
+ */
 async function styleWithLessons(
   ctx: RunContext,
+  trigger: Trigger,
   tool: string,
   scope: CallScope,
 ): Promise<{ args: Record<string, unknown>; applied: string[] }> {
-  const book = ctx.deps.lessons;
-  if (!book || ctx.mode !== 'rules' || scope.origin !== 'planner') return { args: scope.args, applied: [] };
-  const lessons = await book.active().catch(() => []);
-  return applyStyleLessons(lessons, tool, scope.args);
+  const { deps } = ctx;
+  if (ctx.mode !== 'rules' || scope.origin !== 'planner') return { args: scope.args, applied: [] };
+  const lessons = (await deps.lessons?.active().catch(() => [])) ?? [];
+  const person = trigger.kind === 'chat' ? trigger.user : undefined;
+  const prefs = person ? await deps.personalPreferences?.(person.id).catch(() => undefined) : undefined;
+  const signature =
+    person && prefs?.signature ? { text: prefs.signature, owner: person.name ?? person.email } : undefined;
+  return styleDraft(lessons, tool, scope.args, { signature });
 }
 
 export interface RedraftApplied {
