@@ -6,7 +6,7 @@ import { createWorld, MARIA, SAM, type Servers, smsEvent, startServers } from '.
 /**
  * The signature preference (issue 20, decided with cards #18): a draft Sam asks for in chat, and a draft in a
  * conversation assigned to Sam, end with Sam's signature from Settings — once, and the card says so. The
- * precedence over a learned sign-off lesson is in shared/src/domain/lessons.test.ts (the one function).
+ * precedence over a learned sign-off lesson is in shared/src/domain/lessons.test.ts (cards), a model draft’s closing in draft-style-signature.test.ts.
  */
 let servers: Servers;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ test('a draft asked for in chat, and one in a conversation assigned to Sam, carr
     const [card] = await world.core.actions.listByConversation(conversation.id);
     expect(card?.tool).toBe('send_message');
     expect(card?.args.text).toBe(`Hi Maria, the plumber comes tomorrow at 9.\n\n${SIGN}`);
-    expect(card?.lessons).toEqual([`Signed with Sam Chen’s signature from Settings (“${SIGN}”)`]);
+    expect(card?.lessons).toEqual(['Signed with Sam Chen’s signature (Settings)']);
 
     // Maria's own thread, assigned to Sam: the acknowledgement the triage drafts is signed by him.
     await world.deliver(smsEvent(MARIA, 'Is the plumber still coming?', servers.clock()));

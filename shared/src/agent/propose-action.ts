@@ -1,6 +1,6 @@
 import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
-import { applyStyleLessons, type SignaturePreference } from '../domain/lessons';
+import { type Signature, styleDraft } from '../domain/draft-style';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
@@ -194,11 +194,13 @@ function triggerText(t: Trigger): string | undefined {
 }
 
 /**
- * The draft signed and styled (domain/lessons.ts applyStyleLessons, the one function): the team's active
- * style lessons on rules-mode template drafts, and the signature preference of the person the draft is for
- * — the one who asked in chat or for the redraft, else the conversation's assignee — on any draft, which
- * wins over a sign-off lesson. The preference is one cached Query per container per minute (DESIGN §2); a
- * lessons or preferences outage costs only the styling.
+ * The team's style lessons and the person's signature applied to a draft, by the one function that decides
+ * a draft's closing (domain/draft-style.ts: a person's signature preference wins over a learned sign-off).
+ * Lessons apply to rules-mode template drafts (Claude reads them in MEMORY.md); the signature to any draft
+ * to someone outside the team, of the person the draft is for — who asked for it in chat or asked for the
+ * redraft, else the conversation's assignee. A model's draft keeps a last line that does not open with closing
+ * words (`strict`). The preference is one cached Query per container per minute (DESIGN §2); a lessons or
+ * preferences outage costs only the styling.
  */
 async function styleWithLessons(
   ctx: RunContext,
@@ -206,17 +208,20 @@ async function styleWithLessons(
   tool: string,
   scope: CallScope,
 ): Promise<{ args: Record<string, unknown>; applied: string[] }> {
-  const book = ctx.deps.lessons;
   const templated = ctx.mode === 'rules' && scope.origin === 'planner';
-  const lessons = book && templated ? await book.active().catch(() => []) : [];
-  const signature = await signatureFor(ctx, trigger);
-  return applyStyleLessons(lessons, tool, scope.args, {
-    ...(signature ? { signature } : {}),
-    strict: scope.origin === 'model',
-  });
+  const lessons = templated ? ((await ctx.deps.lessons?.active().catch(() => [])) ?? []) : [];
+  const signature = SIGNED(tool, scope.args) ? await signatureFor(ctx, trigger) : undefined;
+  if (!templated && !signature) return { args: scope.args, applied: [] };
+  return styleDraft(lessons, tool, scope.args, { signature, strict: scope.origin === 'model' });
 }
 
-async function signatureFor(ctx: RunContext, trigger: Trigger): Promise<SignaturePreference | undefined> {
+/** Writes to people outside the team, which carry a signature (a reminder push to a team member does not). */
+const SIGNED = (tool: string, args: Record<string, unknown>) =>
+  tool === 'send_message' ||
+  tool === 'send_email' ||
+  (tool === 'schedule_followup' && args.kind !== 'reminder');
+
+async function signatureFor(ctx: RunContext, trigger: Trigger): Promise<Signature | undefined> {
   const prefs = ctx.deps.personalPreferences;
   if (!prefs) return undefined;
   const person =
