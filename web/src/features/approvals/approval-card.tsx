@@ -13,6 +13,7 @@ import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fiel
 import { Insights } from './card-insights';
 import { CardQuestions } from './card-questions';
 import { Outcome, StatusChip } from './card-status';
+import { CardTeam } from './card-team';
 import { DecisionBar } from './decision-bar';
 import { RetryButton } from './retry-button';
 import { toolView } from './tool-views';
@@ -56,6 +57,7 @@ export function ApprovalCard({
     ([k]) => !view.recipients.includes(k) && !editable.includes(k) && !view.hidden?.includes(k),
   );
 
+  const myDraft = () => editable.map((k) => draft[k] ?? '').join('\n\n');
   const Icon = view.icon;
   return (
     <article
@@ -73,6 +75,7 @@ export function ApprovalCard({
           <StatusChip action={action} />
         </div>
       </header>
+      <CardTeam action={action} onChanged={onDecided} />
       <Recipients action={action} view={view} contact={contact} />
       {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
       {answers?.channel === 'email' && action.tool === 'send_email' && <AnsweredEmail message={answers} />}
@@ -110,7 +113,7 @@ export function ApprovalCard({
       <Outcome action={action} />
       <RetryButton action={action} onRetried={onDecided} />
       <Messages notice={notice} error={error} />
-      {lost && edited && <LostEdit draft={editable.map((k) => draft[k] ?? '').join('\n\n')} />}
+      {lost && <LostEdit text={lost.text} what={lost.what} />}
       {pending && (
         <DecisionBar
           id={ids}
@@ -120,13 +123,22 @@ export function ApprovalCard({
           onApprove={() =>
             void decide(
               { kind: 'approve', ...(edited ? { editedArgs: { ...action.args, ...draft } } : {}) },
-              { edited },
+              edited ? { text: myDraft(), what: 'edit' } : undefined,
             )
           }
           onDeny={(reason, again) =>
-            void decide({ kind: 'deny', ...(reason ? { reason, redraft: again } : {}) }, { edited })
+            void decide(
+              { kind: 'deny', ...(reason ? { reason, redraft: again } : {}) },
+              reason
+                ? { text: reason, what: 'reason' }
+                : edited
+                  ? { text: myDraft(), what: 'edit' }
+                  : undefined,
+            )
           }
-          onRedraft={(instruction) => void decide({ kind: 'redraft', instruction }, { edited })}
+          onRedraft={(instruction) =>
+            void decide({ kind: 'redraft', instruction }, { text: instruction, what: 'instruction' })
+          }
         />
       )}
     </article>
@@ -168,23 +180,23 @@ function RedraftNote({ redraft, pending }: { redraft: CardRedraft; pending: bool
   );
 }
 
-/** The losing decider's own edit, kept to copy (it was not sent: someone else decided first). */
-function LostEdit({ draft }: { draft: string }) {
+/** The losing decider's own words, kept to copy (not used: someone else decided first). */
+function LostEdit({ text, what }: { text: string; what: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="lost-edit">
-      <p className="draft readonly">{draft}</p>
+      <p className="draft readonly">{text}</p>
       <button
         type="button"
         className="btn btn-small btn-ghost"
         onClick={() =>
-          void navigator.clipboard?.writeText(draft).then(
+          void navigator.clipboard?.writeText(text).then(
             () => setCopied(true),
             () => setCopied(false),
           )
         }
       >
-        {copied ? 'Copied' : 'Copy my edit'}
+        {copied ? 'Copied' : `Copy my ${what}`}
       </button>
     </div>
   );

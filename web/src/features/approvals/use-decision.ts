@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { PendingAction } from '../../../../shared/src/contracts/conversations';
 import { ApiError, describeError } from '../../lib/api';
+import { clockTime } from '../../lib/format';
 import { useApi } from '../auth/auth-context';
+import { deciderName } from './card-status';
 
 export type Decision =
   | { kind: 'approve'; editedArgs?: Record<string, unknown> }
@@ -21,15 +23,17 @@ const DONE: Record<string, string> = {
 
 /**
  * Sends a decision on a card (approve, deny, redraft, answers). A 409 carries the card as it now stands
- * (someone else decided first): that is shown as a notice saying what became of this person's own edit,
- * which stays on screen to copy, not as an error.
+ * (someone else decided first): that is shown as a notice naming who did what and when, and saying what
+ * became of this person's own words (their edit, reason or instruction), which stay on screen to copy —
+ * not as an error.
  */
 export function useDecision(action: PendingAction, onDecided: (updated?: PendingAction) => void) {
   const api = useApi();
   const [busy, setBusy] = useState<Decision['kind'] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [lost, setLost] = useState<PendingAction | null>(null);
+  /** The person's own words that were not used because someone else decided first, kept to copy. */
+  const [lost, setLost] = useState<{ text: string; what: string } | null>(null);
 
   async function send(d: Decision) {
     const { conversationId: cid, id } = action;
@@ -45,7 +49,8 @@ export function useDecision(action: PendingAction, onDecided: (updated?: Pending
     }
   }
 
-  async function decide(d: Decision, opts: { edited?: boolean } = {}) {
+  /** `mine`: what this person wrote for this decision (an edit, a reason, an instruction), if anything. */
+  async function decide(d: Decision, mine?: { text: string; what: string }) {
     setBusy(d.kind);
     setError(null);
     try {
@@ -54,12 +59,8 @@ export function useDecision(action: PendingAction, onDecided: (updated?: Pending
     } catch (e) {
       const current = e instanceof ApiError ? e.currentAction : undefined;
       if (current) {
-        const who = current.decidedBy ?? 'Someone';
-        const what = DONE[current.status] ?? current.status.toLowerCase();
-        setNotice(
-          `${who} already ${what} this.${opts.edited ? ' Your edit was not sent; it is kept below to copy.' : ''}`,
-        );
-        if (opts.edited) setLost(current);
+        setNotice(lostNotice(current, mine?.what));
+        if (mine?.text.trim()) setLost(mine);
         onDecided(current);
       } else {
         setError(describeError(e));
@@ -70,4 +71,13 @@ export function useDecision(action: PendingAction, onDecided: (updated?: Pending
   }
 
   return { busy, error, notice, lost, decide };
+}
+
+/** "Jo Patel already approved this at 10:02. Your edit was not sent; it is kept below to copy." */
+function lostNotice(current: PendingAction, what: string | undefined): string {
+  const who = deciderName(current) ?? 'Someone';
+  const did = DONE[current.status] ?? current.status.toLowerCase();
+  const at = current.decidedAt ? ` at ${clockTime(current.decidedAt)}` : '';
+  const yours = what ? ` Your ${what} was not used; it is kept below to copy.` : '';
+  return `${who} already ${did} this${at}.${yours}`;
 }
