@@ -62,7 +62,7 @@ export function styleDraft(
   lessons: Lesson[],
   tool: string,
   args: Record<string, unknown>,
-  opts: { signature?: Signature | undefined } = {},
+  opts: { signature?: Signature | undefined; strict?: boolean } = {},
 ): Styled {
   const field = textField(args);
   if (!field) return { args, applied: [] };
@@ -84,7 +84,7 @@ export function styleDraft(
     ? { text: opts.signature.text, line: `Signed with ${opts.signature.owner}’s signature (Settings)` }
     : signOffLesson(mine);
   if (sign) {
-    const signed = withClosing(text, sign.text);
+    const signed = withClosing(text, sign.text, opts.strict);
     if (signed !== text) applied.push(sign.line);
     text = signed;
   }
@@ -103,11 +103,17 @@ function signOffLesson(lessons: Lesson[]): { text: string; line: string } | unde
   return l ? { text: l.text, line: lessonLine(l) } : undefined;
 }
 
-/** The closing replaced when the draft has one, else added; a one-paragraph text keeps all of its words. */
-export function withClosing(text: string, closing: string): string {
+/**
+ * The closing replaced when the draft has one, else added; a one-paragraph text keeps all of its words.
+ * `strict` (a model's own draft, follow #20): only a last paragraph that opens with closing words ("Best,",
+ * "— Sam") is a closing — a model may end on content ("Call me if anything comes up") the template rule
+ * would take for a name.
+ */
+export function withClosing(text: string, closing: string, strict = false): string {
   const parts = paragraphs(text);
   if (parts.at(-1) === closing) return text;
-  const body =
-    parts.length > 1 && isClosing(parts.at(-1)) && parts.at(-1) !== parts[0] ? parts.slice(0, -1) : parts;
+  const last = parts.at(-1);
+  const closes = strict ? !!last && last.length <= 80 && CLOSING_WORDS.test(last) : isClosing(last);
+  const body = parts.length > 1 && closes && last !== parts[0] ? parts.slice(0, -1) : parts;
   return [...body, closing].join('\n\n');
 }
