@@ -46,18 +46,21 @@ export function ApprovalCard({
   const [draft, setDraft] = useState<Record<string, string>>(() =>
     Object.fromEntries(editable.map((k) => [k, String(action.args[k])])),
   );
-  const { busy, error, notice, lost, decide } = useDecision(action, onDecided);
+  const editedNow = () => editable.some((k) => draft[k] !== action.args[k]);
+  const myDraft = () => editable.map((k) => draft[k] ?? '').join('\n\n');
+  const { busy, error, notice, lost, decide } = useDecision(action, onDecided, () =>
+    editedNow() ? { text: myDraft(), what: 'edit' } : undefined,
+  );
   const ids = useId();
 
   const pending = action.status === 'PENDING';
-  const edited = editable.some((k) => draft[k] !== action.args[k]);
+  const edited = editedNow();
   const emptyField = editable.find((k) => !draft[k]?.trim());
   const scheduled = action.tool === 'schedule_followup';
   const others = Object.entries(action.args).filter(
     ([k]) => !view.recipients.includes(k) && !editable.includes(k) && !view.hidden?.includes(k),
   );
 
-  const myDraft = () => editable.map((k) => draft[k] ?? '').join('\n\n');
   const Icon = view.icon;
   return (
     <article

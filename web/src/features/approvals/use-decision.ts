@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PendingAction } from '../../../../shared/src/contracts/conversations';
 import { ApiError, describeError } from '../../lib/api';
 import { clockTime } from '../../lib/format';
@@ -27,13 +27,36 @@ const DONE: Record<string, string> = {
  * became of this person's own words (their edit, reason or instruction), which stay on screen to copy —
  * not as an error.
  */
-export function useDecision(action: PendingAction, onDecided: (updated?: PendingAction) => void) {
+export function useDecision(
+  action: PendingAction,
+  onDecided: (updated?: PendingAction) => void,
+  /** The person's unsent edit, if any: kept to copy when someone else decides the card under them. */
+  unsent?: () => { text: string; what: string } | undefined,
+) {
   const api = useApi();
   const [busy, setBusy] = useState<Decision['kind'] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   /** The person's own words that were not used because someone else decided first, kept to copy. */
   const [lost, setLost] = useState<{ text: string; what: string } | null>(null);
+  const sent = useRef(false);
+  const unsentRef = useRef(unsent);
+  unsentRef.current = unsent;
+
+  // Decided by someone else while this person was editing (the live update refreshed the card): say so and
+  // keep their edit to copy, rather than swapping the draft for the decided one without a word.
+  const wasPending = useRef(action.status === 'PENDING');
+  useEffect(() => {
+    const pending = action.status === 'PENDING';
+    if (wasPending.current && !pending && !sent.current) {
+      const mine = unsentRef.current?.();
+      if (mine?.text.trim()) {
+        setNotice(lostNotice(action, mine.what));
+        setLost(mine);
+      }
+    }
+    wasPending.current = pending;
+  }, [action]);
 
   async function send(d: Decision) {
     const { conversationId: cid, id } = action;
@@ -53,6 +76,7 @@ export function useDecision(action: PendingAction, onDecided: (updated?: Pending
   async function decide(d: Decision, mine?: { text: string; what: string }) {
     setBusy(d.kind);
     setError(null);
+    sent.current = true;
     try {
       const res = await send(d);
       onDecided(res.action);
@@ -63,6 +87,7 @@ export function useDecision(action: PendingAction, onDecided: (updated?: Pending
         if (mine?.text.trim()) setLost(mine);
         onDecided(current);
       } else {
+        sent.current = false;
         setError(describeError(e));
       }
     } finally {
