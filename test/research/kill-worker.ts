@@ -1,7 +1,8 @@
 /**
  * A research worker as its own OS process, for `kill.test.ts`: the local SQS poller (the stand-in for Lambda's
- * event source mapping) on fauxqs, the event ledger, the research engine (`runResearchNode`) and its stores on
- * DynamoDB Local — the same code the worker runs for `research.node` messages. Configured by environment:
+ * event source mapping) on fauxqs, the worker's consume path (`consumeRecord` → `processEvent` → the research
+ * engine) and its stores on DynamoDB Local — the same code the worker runs for `research.node` messages.
+ * Configured by environment:
  *
  *   DYNAMO_ENDPOINT, TABLE_NAME, SQS_ENDPOINT, QUEUE_URL, QUEUE_ARN  where the real parts are;
  *   LOG_FILE    every tool run and aggregation is appended here (`tool <name> <node>`, `aggregate <node>`), so
@@ -16,16 +17,16 @@ import { z } from 'zod';
 import { startSqsPoller } from '../../scripts/local/sqs-poller';
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
+import { dynamoCooldownStore } from '../../shared/src/adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
 import { makeSqsClient, sqsEventQueue } from '../../shared/src/adapters/sqs-event-queue';
-import { type EventOf, eventEnvelope } from '../../shared/src/contracts/events';
 import { DEFAULT_RESEARCH_LIMITS } from '../../shared/src/domain/research/graph';
 import type { Log } from '../../shared/src/ports/logger';
 import { rulesBrain } from '../../shared/src/research/brain';
 import type { ResearchDeps } from '../../shared/src/research/engine-deps';
 import { type BoundTool, ToolRegistry } from '../../shared/src/tools/registry';
-import { runResearchNode } from '../../shared/src/use-cases/run-research-node';
+import { type ConsumeDeps, consumeRecord } from '../../shared/src/use-cases/consume-record';
 
 const env = z
   .object({
@@ -70,7 +71,6 @@ const tools: BoundTool[] = Object.entries(ANSWERS).map(([name, answer]) => ({
 const { doc } = makeDynamoClients({ region: 'us-east-1', endpoint: env.DYNAMO_ENDPOINT });
 const table = { doc, tableName: env.TABLE_NAME };
 const sqs = makeSqsClient({ region: 'us-east-1', endpoint: env.SQS_ENDPOINT });
-const ledger = dynamoEventLedger(table);
 const clock = () => new Date();
 const brain = rulesBrain({ registry: new ToolRegistry(tools), clock, timezone: 'America/Los_Angeles' });
 const deps: ResearchDeps = {
@@ -100,24 +100,24 @@ const deps: ResearchDeps = {
   },
 };
 
-/** One SQS record: dropped when the ledger has it, else one engine step; a throw leaves it on the queue. */
+/** What the worker's consume path touches for a research message (the agent's own deps are never reached). */
+const consumeDeps = {
+  ledger: dynamoEventLedger(table),
+  cooldowns: dynamoCooldownStore(table),
+  queue: deps.queue,
+  log: silent,
+  clock,
+  cooldownSeconds: 120,
+  research: deps,
+} as unknown as ConsumeDeps;
+
+/** One SQS batch as functions/agent-worker.ts runs it: each record consumed; a throw leaves it on the queue. */
 async function handle(event: SQSEvent): Promise<SQSBatchResponse> {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (r) => {
-      const e = eventEnvelope.parse(JSON.parse(r.body)) as EventOf<'research.node'>;
       try {
-        if ((await ledger.get(e.id))?.status === 'processed') return;
-        const out = await runResearchNode(deps, e);
-        const at = clock().toISOString();
-        await ledger.record({
-          eventId: e.id,
-          type: e.type,
-          key: e.key,
-          status: 'processed',
-          reason: out.outcome,
-          at,
-        });
+        await consumeRecord(consumeDeps, { body: r.body, messageId: r.messageId, receiveCount: 1 });
       } catch {
         failures.push({ itemIdentifier: r.messageId });
       }
