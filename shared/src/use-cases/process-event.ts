@@ -46,7 +46,7 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   } else if (event.type === 'timer.fired' && event.payload.kind === 'digest') {
     result = await fireDigest(deps, event);
   } else if (event.type === 'timer.fired' && event.payload.kind === 'lead.check') {
-    result = await runLeadCheck(deps, event);
+    result = await runLeadCheck({ ...deps, drafting: deps }, event);
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);
