@@ -40,6 +40,8 @@ const env = z
   })
   .parse(process.env);
 
+/** Set at the kill point: the process only waits to be killed. */
+let dying = false;
 const note = (line: string) => appendFileSync(env.LOG_FILE, `${line}\n`);
 const silent: Log = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
 
@@ -89,10 +91,15 @@ const deps: ResearchDeps = {
   log: silent,
   limits: DEFAULT_RESEARCH_LIMITS,
   retry: { maxAttempts: 3, baseDelaySeconds: 1 },
-  leaseSeconds: 2,
+  // Far longer than any step on a loaded CI box: a live worker's lease never runs out under it. (With a 2 s
+  // lease, a step slower than 2 s could have its message come back — the queue's visibility timeout is 2 s —
+  // and be taken over while its worker still ran, running a tool twice.) A copy that comes back while the
+  // node is claimed waits its turn (NodeBusy); the killed worker's node is DONE, so no lease is in the way.
+  leaseSeconds: 60,
   faults: {
     async afterResult(node) {
       if (node.id !== env.KILL_AFTER_RESULT) return;
+      dying = true;
       process.stdout.write(`KILL_POINT ${node.id}\n`);
       // Hold this invocation here until the test kills the process: its fan-in must never happen in it.
       await new Promise(() => {});
@@ -113,6 +120,9 @@ const consumeDeps = {
 
 /** One SQS batch as functions/agent-worker.ts runs it: each record consumed; a throw leaves it on the queue. */
 async function handle(event: SQSEvent): Promise<SQSBatchResponse> {
+  // Past the kill point nothing more is done here, even if the test is slow to kill: a message coming back
+  // meanwhile (the killed step's own, after its visibility timeout) must be the next worker's.
+  if (dying) await new Promise(() => {});
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (r) => {
