@@ -5,6 +5,8 @@ import { isAppError } from '../../shared/src/errors';
 import type { Log } from '../../shared/src/ports/logger';
 import { type WatchRunDeps, type WatchRunInput, watchRun } from '../../shared/src/use-cases/stream-run';
 
+export { createUIMessageStreamResponse } from 'ai';
+
 /**
  * Maps what the run persists onto the `ai` UI message stream protocol, so `useChat` in the PWA renders it
  * live: assistant messages as text parts, tool activity as (dynamic) tool parts, cards as `data-approval`

@@ -1,9 +1,7 @@
-import { createUIMessageStreamResponse } from 'ai';
 import type { Hono } from 'hono';
 import { chatRequest } from '../../../shared/src/contracts/api';
 import { startChatTurn } from '../../../shared/src/use-cases/stream-run';
 import type { AppEnv } from '../app';
-import { chatStream } from '../chat-stream';
 import { actorOf, readJson } from '../http';
 
 export interface ChatRouteOptions {
@@ -15,7 +13,11 @@ export interface ChatRouteOptions {
   chatPollMs?: number;
 }
 
-/** A chat turn: stored and enqueued, then the run's progress streamed back until it pauses or ends. */
+/**
+ * A chat turn: stored and enqueued, then the run's progress streamed back until it pauses or ends. The `ai`
+ * stream protocol (about 75 KB with its provider utilities) is imported on the first chat: in the api
+ * function chat is not the hot path (the PWA streams through api-stream, whose entry loads it at init).
+ */
 export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {}) {
   app.post('/api/chat', async (c) => {
     const core = c.get('core');
@@ -26,6 +28,7 @@ export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {
       ...(body.conversationId ? { conversationId: body.conversationId } : {}),
       user,
     });
+    const { chatStream, createUIMessageStreamResponse } = await import('../chat-stream');
     const stream = chatStream(core, {
       conversationId: conversation.id,
       afterMessageId: messageId,
