@@ -66,3 +66,49 @@ test('an inbound text is triaged by the model, drafted for approval, and sent on
   const messages = await core.conversations.listMessages(action!.conversationId);
   expect(messages.at(-1)?.text).toBe('The acknowledgement was sent.');
 }, 90_000);
+
+test('a PWA chat turn in Claude mode streams the answer as the fake Claude writes it (issue 19)', async () => {
+  const session = await fetch(`${stack.url}/api/dev/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@oakproperties.example' }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  claude.setLatency(40);
+  try {
+    const res = await fetch(`${stack.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: 'What can you do?' }),
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const deltas: Array<{ at: number; text: string }> = [];
+    let all = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const chunk = decoder.decode(value);
+      all += chunk;
+      for (const m of chunk.matchAll(/"type":"text-delta","id":"[^"]+","delta":"((?:[^"\\]|\\.)*)"/g))
+        deltas.push({ at: Date.now(), text: JSON.parse(`"${m[1]}"`) as string });
+    }
+    // Many pieces, spread over the model's writing time: streamed, not sent whole at the end.
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.at(-1)!.at - deltas[0]!.at).toBeGreaterThan(40);
+    const conversationId = all.match(/"conversationId":"([^"]+)"/)?.[1] ?? '';
+    const core = await getCore('test-claude-flow');
+    const stored = (await core.conversations.listMessages(conversationId)).filter(
+      (m) => m.role === 'assistant',
+    );
+    expect(stored.map((m) => m.text)).toEqual([
+      deltas
+        .map((d) => d.text)
+        .join('')
+        .trim(),
+    ]);
+    expect(all).toContain('"status":"completed"');
+  } finally {
+    claude.setLatency(0);
+  }
+}, 60_000);

@@ -3,20 +3,28 @@ import type { ChatUIMessage } from '../../shared/src/contracts/api';
 import type { Message } from '../../shared/src/contracts/conversations';
 import { isAppError } from '../../shared/src/errors';
 import type { Log } from '../../shared/src/ports/logger';
-import { type WatchRunDeps, type WatchRunInput, watchRun } from '../../shared/src/use-cases/stream-run';
+import type { ChatUpdate } from '../../shared/src/use-cases/run-chat-inline';
 
 export { createUIMessageStreamResponse } from 'ai';
 
 /**
- * Maps what the run persists onto the `ai` UI message stream protocol, so `useChat` in the PWA renders it
- * live: assistant messages as text parts, tool activity as (dynamic) tool parts, cards as `data-approval`
- * parts and the run's progress as one `data-run` part updated in place (same id).
+ * Maps a chat turn's updates onto the `ai` UI message stream protocol, so `useChat` in the PWA renders it
+ * live: the model's text as it is written (text parts), stored assistant messages, tool activity as
+ * (dynamic) tool parts, cards as `data-approval` parts and the run's progress as one `data-run` part updated
+ * in place (same id). The updates come from the turn run right here (run-chat-inline.ts) or, where the
+ * turn runs in the worker, from following what it stores (watchRun).
  */
-export function chatStream(deps: WatchRunDeps & { log: Log }, input: WatchRunInput) {
+export function chatStream(
+  deps: { log: Log },
+  input: { conversationId: string; afterMessageId: string },
+  updates: AsyncIterable<ChatUpdate>,
+) {
   return createUIMessageStream<ChatUIMessage>({
     execute: async ({ writer }) => {
       writer.write({ type: 'start', messageId: `a_${input.afterMessageId}` });
-      for await (const u of watchRun(deps, input)) {
+      const streamed: string[] = [];
+      const open = new Map<string, string>();
+      for await (const u of updates) {
         if (u.type === 'progress') {
           writer.write({
             type: 'data-run',
@@ -29,7 +37,16 @@ export function chatStream(deps: WatchRunDeps & { log: Log }, input: WatchRunInp
           });
         } else if (u.type === 'action') {
           writer.write({ type: 'data-approval', id: u.action.id, data: u.action });
-        } else {
+        } else if (u.type === 'delta') {
+          if (!open.has(u.id)) writer.write({ type: 'text-start', id: u.id });
+          open.set(u.id, (open.get(u.id) ?? '') + u.text);
+          writer.write({ type: 'text-delta', id: u.id, delta: u.text });
+        } else if (u.type === 'delta-end') {
+          writer.write({ type: 'text-end', id: u.id });
+          streamed.push((open.get(u.id) ?? '').trim());
+          open.delete(u.id);
+        } else if (!(u.message.role === 'assistant' && streamed.includes(u.message.text.trim()))) {
+          // The answer the person already watched being written is not sent a second time.
           writeMessage(writer, u.message);
         }
       }

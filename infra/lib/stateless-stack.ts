@@ -106,17 +106,20 @@ export class StatelessStack extends Stack {
         reservedConcurrentExecutions: d.API_CONCURRENCY,
       },
     );
-    // The same app, response-streaming, for /api/chat: API Gateway would buffer the UI message stream.
+    // The same app, response-streaming, for /api/chat: API Gateway would buffer the UI message stream. A chat
+    // turn runs here with the worker's use case (issue 19: the model's text streams as it is written), so it
+    // has the worker's keys and timeout; the turn's queued backstop copy waits longer than this timeout.
     const apiStream = make(
       'ApiStream',
       'functions/api-stream.ts',
-      { secrets: ['api'], table: TABLE_FULL },
+      { secrets: ['api', 'worker', 'paging'], table: TABLE_FULL },
       {
-        memorySize: 1024,
-        timeout: Duration.seconds(60),
+        memorySize: 1536,
+        timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
         reservedConcurrentExecutions: d.CHAT_CONCURRENCY,
       },
     );
+    apiStream.fn.addEnvironment('CHAT_BACKSTOP_DELAY_SECONDS', String(WORKER_TIMEOUT_SECONDS + 60));
     // AWS_IAM: only CloudFront (origin access control, which signs each request) may invoke it.
     const apiStreamUrl = apiStream.fn.addFunctionUrl({
       authType: FunctionUrlAuthType.AWS_IAM,
@@ -177,9 +180,9 @@ export class StatelessStack extends Stack {
     const timers = addTimers(this, {
       queue: props.queue,
       maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
-      functions: [worker.fn, api.fn],
+      functions: [worker.fn, api.fn, apiStream.fn],
     });
-    for (const f of [worker, api])
+    for (const f of [worker, api, apiStream])
       for (const [k, v] of Object.entries(timers.environment)) f.fn.addEnvironment(k, v);
     worker.fn.addEventSource(
       new SqsEventSource(props.queue, {

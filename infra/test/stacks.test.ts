@@ -520,7 +520,8 @@ describe('least privilege', () => {
     ['OpenPhoneWebhook', ['ingress']],
     ['TwilioStatus', ['ingress']],
     ['Api', ['api']],
-    ['ApiStream', ['api']],
+    // Chat turns run in it (issue 19), with the worker's keys.
+    ['ApiStream', ['api', 'paging', 'worker']],
     ['EmailPoll', ['worker']],
     ['AgentWorker', ['paging', 'worker']],
     ['LiveSocket', ['api']],

@@ -23,7 +23,7 @@ import { startDynamo } from '../local/dynamodb';
 import { ensureQueues } from '../local/queues';
 import { startSqs } from '../local/sqs';
 import { startSqsPoller } from '../local/sqs-poller';
-import type { BenchRow } from './types';
+import { type BenchRow, percentile } from './types';
 
 /**
  * `npm run bench research` (issue 21): a task of 8 leaves under 3 planning nodes, each leaf a ClickUp search
@@ -35,9 +35,15 @@ import type { BenchRow } from './types';
 const LATENCY_MS = 300;
 /**
  * Rounds of (critical path, wide task), alternated so both see the same machine load; each round's ratio is
- * paired, and the spread over the rounds is printed (one median on a shared 2-core machine was not stable).
+ * paired, and the spread over the rounds is printed (one median of 7 on a shared 2-core machine moved from
+ * 1.22× to 1.77× between runs).
  */
-const ROUNDS = Math.max(1, Number(process.env.RESEARCH_BENCH_ROUNDS ?? 7));
+const ROUNDS = Math.max(1, Number(process.env.RESEARCH_BENCH_ROUNDS ?? 15));
+/**
+ * Tasks run before measuring: DynamoDB Local is a JVM, and its requests got 5–10× faster over the first
+ * dozen tasks of a run (JIT warm-up); one warm-up task left the first rounds measuring the emulator's start.
+ */
+const WARMUP_ROUNDS = 3;
 const silent = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
 
 const leaf = (key: string): PlanItem => ({
@@ -87,7 +93,8 @@ export async function run(): Promise<BenchRow[]> {
       visibilityTimeoutSeconds: 30,
       maxReceiveCount: 5,
     });
-    const queue = sqsEventQueue(sqsClient, queues.queueUrl);
+    const steps = stepTimes();
+    const queue = steps.queue(sqsEventQueue(sqsClient, queues.queueUrl));
     const clock = () => new Date();
     const deps = workerDeps(table, queue, clock, clickup.env);
     // One processor per invocation, as functions/agent-worker.ts does (the poller runs invocations side by side).
@@ -95,7 +102,9 @@ export async function run(): Promise<BenchRow[]> {
       processPartialResponse(
         event,
         (r: SQSEvent['Records'][number]) =>
-          consumeRecord(deps, { body: r.body, messageId: r.messageId, receiveCount: 1 }),
+          steps.handle(r.body, () =>
+            consumeRecord(deps, { body: r.body, messageId: r.messageId, receiveCount: 1 }),
+          ),
         new BatchProcessor(EventType.SQS),
         { throwOnFullBatchFailure: false },
       );
@@ -149,30 +158,39 @@ export async function run(): Promise<BenchRow[]> {
       const g = await store.load(task.id);
       if (g?.task.status !== 'done' || g.task.degraded)
         throw new Error(`bench task ended ${g?.task.status}: ${g?.task.error ?? 'degraded'}`);
-      return { ms, nodes: g.nodes.length, requests: requests - before };
+      return { ms, nodes: g.nodes.length, requests: requests - before, taskId: task.id };
     };
 
-    await runTask(CHAIN); // warm-up: first connections, first table pages
+    for (let i = 0; i < WARMUP_ROUNDS; i++) {
+      await runTask(CHAIN);
+      await runTask(WIDE);
+    }
+    steps.reset();
     const wide: number[] = [];
     const chain: number[] = [];
-    let perNode = 0;
+    const perNode = { wide: 0, chain: 0 };
+    const wideTasks = new Set<string>();
     for (let i = 0; i < ROUNDS; i++) {
       const c = await runTask(CHAIN);
       chain.push(c.ms);
+      perNode.chain = c.requests / c.nodes;
       const w = await runTask(WIDE);
       wide.push(w.ms);
-      perNode = w.requests / w.nodes;
+      wideTasks.add(w.taskId);
+      perNode.wide = w.requests / w.nodes;
     }
-    return rows(wide, chain, perNode);
+    return [...rows(wide, chain, perNode), ...steps.rows(wideTasks)];
   } finally {
     for (const s of stops) await Promise.resolve(s()).catch(() => {});
   }
 }
 
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const med = (xs: number[]) => percentile(xs, 50);
+const range = (xs: number[], lo: number, hi: number) =>
+  `${percentile(xs, lo).toFixed(2)}–${percentile(xs, hi).toFixed(2)}×`;
 
 /** The medians, and each round's own ratio (wide ÷ the critical path just before it) with its spread. */
-function rows(wide: number[], chain: number[], perNode: number): BenchRow[] {
+function rows(wide: number[], chain: number[], perNode: { wide: number; chain: number }): BenchRow[] {
   const wall = med(wide);
   const critical = med(chain);
   const paired = wide.map((w, i) => w / (chain[i] as number));
@@ -187,15 +205,80 @@ function rows(wide: number[], chain: number[], perNode: number): BenchRow[] {
       target: '≤ 1.5× critical path',
     },
     {
-      name: `paired ratio per round: median; spread ${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}×; ${within} of ${ROUNDS} rounds ≤ 1.5×`,
+      name: `paired ratio per round: median; middle half ${range(paired, 25, 75)}, all ${range(paired, 0, 100)}; ${within} of ${ROUNDS} rounds ≤ 1.5×`,
       value: med(paired),
       unit: '×',
       target: '≤ 1.5×',
     },
-    { name: 'critical path: root → plan → 1 leaf, same queue and worker', value: critical, unit: 'ms' },
+    {
+      name: `critical path: root → plan → 1 leaf, same queue and worker (median; ${Math.min(...chain).toFixed(0)}–${Math.max(...chain).toFixed(0)} ms)`,
+      value: critical,
+      unit: 'ms',
+    },
     { name: 'sum of the 8 leaves run one after another (300 ms each)', value: 8 * LATENCY_MS, unit: 'ms' },
-    { name: 'DynamoDB requests per node (worker + ledger, 12 nodes)', value: perNode, unit: 'req' },
+    {
+      name: 'DynamoDB requests per node, wide task (12 nodes; baseline: the chain, 3 nodes)',
+      value: perNode.wide,
+      unit: 'req',
+      baseline: perNode.chain,
+    },
   ];
+}
+
+/**
+ * Where a wide task's time goes, per step: the queue hop (sent → the worker starts it) and the step itself
+ * (the worker's whole consume, ledger included), by kind of step. Measured around the queue and the handler,
+ * so nothing inside the engine is instrumented.
+ */
+function stepTimes() {
+  const sentAt = new Map<string, number>();
+  const samples: { task: string; kind: string; hop: number; ms: number }[] = [];
+  const kindOf = (e: { id: string; payload: { nodeId: string; step: string } }) =>
+    e.payload.step === 'aggregate' ? 'aggregate' : e.payload.nodeId.split('.').length === 3 ? 'leaf' : 'plan';
+  return {
+    queue: (q: ReturnType<typeof sqsEventQueue>): ReturnType<typeof sqsEventQueue> => ({
+      async send(e, o) {
+        await q.send(e, o);
+        sentAt.set(e.id, performance.now());
+      },
+    }),
+    async handle(body: string, run: () => Promise<void>) {
+      const e = JSON.parse(body) as { id: string; payload: { taskId: string; nodeId: string; step: string } };
+      const start = performance.now();
+      await run();
+      const hop = start - (sentAt.get(e.id) ?? start);
+      samples.push({ task: e.payload.taskId, kind: kindOf(e), hop, ms: performance.now() - start });
+    },
+    reset: () => {
+      samples.length = 0;
+    },
+    rows(tasks: Set<string>): BenchRow[] {
+      const mine = samples.filter((s) => tasks.has(s.task));
+      const line = (name: string, xs: number[]): BenchRow => ({
+        name: `${name} (median; p90 ${percentile(xs, 90).toFixed(0)} ms; ${xs.length} steps)`,
+        value: med(xs),
+        unit: 'ms',
+      });
+      return [
+        line(
+          'wide task, queue hop: sent → worker starts the step',
+          mine.map((s) => s.hop),
+        ),
+        line(
+          'wide task, plan step (claim, materialize, enqueue)',
+          mine.filter((s) => s.kind === 'plan').map((s) => s.ms),
+        ),
+        line(
+          'wide task, leaf step (300 ms tool + bookkeeping)',
+          mine.filter((s) => s.kind === 'leaf').map((s) => s.ms),
+        ),
+        line(
+          'wide task, aggregate step',
+          mine.filter((s) => s.kind === 'aggregate').map((s) => s.ms),
+        ),
+      ];
+    },
+  };
 }
 
 type Table = { doc: ReturnType<typeof makeDynamoClients>['doc']; tableName: string };

@@ -299,6 +299,8 @@ export interface RecordedRequest {
   /** The message the emulator answered with (streamed or not). */
   reply?: EmittedMessage;
   at: number;
+  /** When a streamed answer's first text_delta went out (ms since epoch): the model's "first token". */
+  firstTextAt?: number;
 }
 
 export interface AnthropicEmulator {
@@ -314,6 +316,8 @@ export interface AnthropicEmulator {
   failNext(status: number, count?: number, opts?: FailOptions): void;
   /** Clears the queue, pending failures, recorded requests, the prompt cache and the id counters. */
   reset(): void;
+  /** Changes the delay between streamed events (and before a whole answer): a model writing slowly. */
+  setLatency(ms: number): void;
 }
 
 interface ApiErrorReply {
@@ -345,7 +349,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startAnthropicEmulator(
   opts: AnthropicEmulatorOptions = {},
 ): Promise<AnthropicEmulator> {
-  const latencyMs = opts.latencyMs ?? 0;
+  let latencyMs = opts.latencyMs ?? 0;
   const cache = new PromptCacheModel(opts.now ?? Date.now);
   let queue: ScriptedTurn[] = [];
   let failures: Array<{ status: number } & FailOptions> = [];
@@ -462,7 +466,10 @@ export async function startAnthropicEmulator(
     record.reply = message;
     record.status = 200;
     const requestId = nextId('req');
-    if (params.stream) return streamMessage(res, message, requestId, latencyMs);
+    if (params.stream)
+      return streamMessage(res, message, requestId, latencyMs, () => {
+        record.firstTextAt ??= Date.now();
+      });
     if (latencyMs) await sleep(latencyMs);
     sendJson(res, 200, message, { 'request-id': requestId });
   }
@@ -503,6 +510,9 @@ export async function startAnthropicEmulator(
       cache.clear();
       seq = 0;
       calls = 0;
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
   };
 }
@@ -789,6 +799,7 @@ async function streamMessage(
   message: EmittedMessage,
   requestId: string,
   latencyMs: number,
+  onText: () => void,
 ) {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -819,6 +830,7 @@ async function streamMessage(
         content_block: { type: 'text', text: '' },
       });
       for (const text of chunks(block.text, 24)) {
+        onText();
         await send('content_block_delta', {
           type: 'content_block_delta',
           index,
@@ -847,7 +859,8 @@ async function streamMessage(
   }
   await send('message_delta', {
     type: 'message_delta',
-    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    // The SDK's RawMessageDeltaEvent.Delta (vendor/anthropic/sdk-stream-events.d.ts.txt): all four, nulls included.
+    delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
     usage: {
       output_tokens: usage.output_tokens,
       input_tokens: usage.input_tokens,

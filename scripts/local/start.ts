@@ -5,6 +5,9 @@ import { MissingToolError } from './tools-check';
 const fresh = process.argv.includes('--fresh');
 // `--fake-claude`: Claude mode against the local fake Messages API (real SDK, no key, no network).
 const fakeClaude = process.argv.includes('--fake-claude');
+// `--slow-claude` (with --fake-claude): the fake model writes slowly (150 ms between streamed events), so an
+// answer can be seen streaming into the PWA word by word (issue 19).
+const slowClaude = process.argv.includes('--slow-claude');
 // `--bundled`: run the artifacts the CDK app builds (cdk synth, rebuilt when the sources change) instead of
 // the TypeScript sources — what Lambda runs, run_code's sandbox worker and wasm included.
 const bundled = process.argv.includes('--bundled');
@@ -15,7 +18,11 @@ let stopClaude = async () => {};
 if (fakeClaude) {
   const { startAnthropicEmulator } = await import('../emulators/anthropic');
   const { fakeClaudeTurn } = await import('./fake-claude');
-  const emu = await startAnthropicEmulator({ apiKey: 'local-fake-key', defaultReply: fakeClaudeTurn });
+  const emu = await startAnthropicEmulator({
+    apiKey: 'local-fake-key',
+    defaultReply: fakeClaudeTurn,
+    ...(slowClaude ? { latencyMs: 150 } : {}),
+  });
   claudeEnv = { ANTHROPIC_API_KEY: 'local-fake-key', ANTHROPIC_BASE_URL: emu.url };
   stopClaude = () => emu.stop();
   console.log(`  Fake Claude     ${emu.url}`);

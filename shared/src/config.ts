@@ -126,6 +126,11 @@ export const configSchema = z.object({
   MEMORY_DIR: text('/tmp/switchboard-memory'),
 
   COOLDOWN_SECONDS: int(120),
+  /**
+   * A PWA chat turn runs in the streaming function (issue 19); its queued copy waits this long (SQS allows
+   * ≤ 900 s) and then only picks up a turn that function did not finish. Longer than that function's timeout.
+   */
+  CHAT_BACKSTOP_DELAY_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(900)), 180),
   MAX_ITERATIONS: int(5),
   PENDING_INTENT_TTL_MINUTES: int(30),
   RUN_TOKEN_BUDGET: int(200_000),

@@ -83,3 +83,53 @@ test('the emulator answers a web search with the fields of the published respons
   expect(keys(page[0])).toEqual(keys(examplePage[0]));
   expect(keys(res.usage.server_tool_use)).toEqual(keys(example.usage.server_tool_use));
 });
+
+/** The raw SSE of a streamed answer, read off the wire (not through the SDK, which forgives). */
+async function rawStream(body: Record<string, unknown>) {
+  const res = await fetch(`${emu.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ model: DEFAULT_ANTHROPIC_MODEL, max_tokens: 200, stream: true, ...body }),
+  });
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  return (await res.text())
+    .split('\n\n')
+    .filter(Boolean)
+    .map((frame) => {
+      const event = frame.match(/^event: (.+)$/m)?.[1];
+      const data = JSON.parse(frame.match(/^data: (.+)$/m)?.[1] ?? 'null') as Record<string, unknown>;
+      return { event, data };
+    });
+}
+
+test('a streamed answer uses only the SSE events and deltas the SDK declares, in the documented order', async () => {
+  const excerpt = read('sdk-stream-events.d.ts.txt');
+  const declared = (re: RegExp) => new Set([...excerpt.matchAll(re)].map((m) => m[1]));
+  const eventTypes = declared(/^\s+type: '((?:message|content_block)_[a-z_]+)';$/gm);
+  const deltaTypes = declared(/^\s+type: '([a-z_]+_delta)';$/gm);
+  expect(eventTypes.size).toBe(6);
+  emu.script([turn.toolUse('search_contacts', { query: 'Maria' }, { text: 'Let me look Maria up.' })]);
+  const frames = await rawStream({
+    messages: [{ role: 'user', content: 'Find Maria' }],
+    tools: [{ name: 'search_contacts', input_schema: { type: 'object' } }],
+  });
+  for (const { event, data } of frames) {
+    // `ping` is the one event outside the union: the SDK skips it (core/streaming.js, kept in the excerpt).
+    if (event === 'ping') continue;
+    expect(eventTypes).toContain(event);
+    expect(data.type).toBe(event);
+    if (event === 'content_block_delta') expect(deltaTypes).toContain((data.delta as { type: string }).type);
+  }
+  const order = frames.map((f) => f.event).filter((e) => e !== 'ping');
+  expect(order[0]).toBe('message_start');
+  expect(order.slice(-2)).toEqual(['message_delta', 'message_stop']);
+  // Every block opens, takes its deltas, and closes before the next one opens.
+  const blocks = order.slice(1, -2).join(' ').split(' content_block_stop');
+  expect(blocks.filter(Boolean).every((b) => /^ ?content_block_start( content_block_delta)*$/.test(b))).toBe(
+    true,
+  );
+  const messageDelta = frames.find((f) => f.event === 'message_delta')?.data.delta as object;
+  const fields = excerpt.match(/interface Delta \{([^}]+)\}/)?.[1] ?? '';
+  expect(Object.keys(messageDelta).sort()).toEqual([...fields.matchAll(/(\w+):/g)].map((m) => m[1]).sort());
+  expect(excerpt).toContain("sse.event === 'ping'");
+});

@@ -191,7 +191,7 @@ test('Settings → Preferences: a person sets zone, signature, event length, dig
   const form = page.locator('form.prefs-form');
   await form.waitFor();
   await page.getByLabel(/Time zone/).fill('America/Chicago');
-  await page.getByLabel('Signature on drafts you approve').fill('– Sam, Oak Properties');
+  await page.getByLabel(/^Signature/).fill('– Sam, Oak Properties');
   await page.getByLabel('Default event length').selectOption('45');
   await page.getByLabel('Daily digest').selectOption('7');
   await page.getByLabel(/Properties you handle/).fill('12 Oak St\n40 Elm Ave');

@@ -42,9 +42,18 @@ test('review the plan, remove a step, approve, watch the tree, read the report (
   await asked.scrollIntoViewIfNeeded();
   await e.shot(page, 'research-review-chat-phone');
 
-  // Remove the "Tasks and appointments" group and narrow the conversations search.
+  // The person edits the plan: removes the "Tasks and appointments" group, changes what the conversations
+  // search looks for, and adds a step of their own.
   await card.getByRole('button', { name: /Remove “Tasks and appointments/ }).click();
   expect(await card.locator('[data-step-key]').count()).toBe(6);
+  await card.getByLabel('Search words for “Conversations mentioning Maria Lopez”').fill('heater');
+  await card.getByRole('button', { name: '+ Add a step' }).click();
+  const added = card.locator('[data-step-key^="added"]');
+  await added.getByLabel('Step', { exact: true }).fill('Conversations about the lease renewal');
+  await added.getByLabel(/^Search words for/).fill('lease renewal');
+  expect(await card.locator('[data-step-key]').count()).toBe(7);
+  await card.scrollIntoViewIfNeeded();
+  await e.shot(page, 'research-edited-phone');
   await card.getByRole('button', { name: 'Approve and run' }).click();
 
   await expect.poll(() => card.getAttribute('data-status'), { timeout: 45_000 }).toBe('done');
@@ -53,6 +62,15 @@ test('review the plan, remove a step, approve, watch the tree, read the report (
   expect(g?.task.reviewedBy).toBe('Sam Chen');
   expect(g?.nodes.some((n) => n.goal.startsWith('Tasks and appointments'))).toBe(false);
   expect(g?.nodes.filter((n) => n.kind === 'read').every((n) => n.status === 'DONE')).toBe(true);
+  // It ran as edited: the changed search words, and the added step with the words typed for it.
+  expect(g?.nodes.find((n) => n.goal === 'Conversations mentioning Maria Lopez')?.args).toEqual({
+    query: 'heater',
+  });
+  expect(g?.nodes.find((n) => n.goal === 'Conversations about the lease renewal')).toMatchObject({
+    status: 'DONE',
+    tool: 'search_conversations',
+    args: { query: 'lease renewal' },
+  });
   // The tree: one row per step, each with its timing bar; tapping a step shows its result.
   expect(await card.locator('.tree-row').count()).toBe(g?.nodes.length);
   expect(await card.locator('.node-bar').count()).toBe(g?.nodes.length);

@@ -99,12 +99,28 @@ test('by text: a lead who texts is new (flagged after 4 h unanswered); our sent 
     await world.work();
     const invited = await world.core.conversations.get(conv?.id as string);
     expect(invited?.lead?.state).toBe('invited');
+    const pending = async () =>
+      (await world.core.actions.listByConversation(conv?.id as string)).filter((a) => a.status === 'PENDING');
     await fireAfter(world, 47 * 3600_000);
-    expect(world.notifications.map((n) => n.title)).not.toContain('Nudge Tom Becker?');
+    expect(await pending()).toEqual([]);
+    // Two days of silence: the nudge is DRAFTED as a card on the channel of our invitation (a text to Tom),
+    // announced by the card's own approval push; nothing reaches Tom before a person approves it.
+    const sentBefore = world.sentTo(LEAD).length;
     await fireAfter(world, 2 * 3600_000);
-    expect(world.notifications.map((n) => n.title)).toContain('Nudge Tom Becker?');
+    const [nudge] = await pending();
+    expect(nudge).toMatchObject({ tool: 'send_message', args: { to: LEAD } });
+    expect(nudge?.args.text).toMatch(/^Hi Tom, just checking in: are you still interested in a showing of/);
+    expect(world.notifications.map((n) => n.title)).toContain(`Approve: ${nudge?.summary}`.slice(0, 120));
+    expect(world.sentTo(LEAD)).toHaveLength(sentBefore);
     const said = await world.core.conversations.listMessages(conv?.id as string);
-    expect(said.at(-1)?.text).toMatch(/^Tom Becker has not answered since .+ \(invited to a showing\)/);
+    expect(said.map((m) => m.text)).toContainEqual(
+      expect.stringMatching(/^Tom Becker has not answered since .+ I drafted a short nudge below/),
+    );
+    // Approved, it is sent once, and Tom (nudged, still silent) stays a lead we wait on.
+    await world.decide(nudge as PendingAction, 'approve');
+    await world.work();
+    expect(world.sentTo(LEAD).map((m) => m.text)).toContain(nudge?.args.text);
+    expect((await world.core.conversations.get(conv?.id as string))?.lead?.state).toBe('invited');
   } finally {
     await world.stop();
   }

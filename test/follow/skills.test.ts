@@ -88,3 +88,59 @@ test('Claude mode: the instructions list the skills; the model loads one, and ge
     await world.stop();
   }
 }, 60_000);
+
+test('rules mode: the triage loads the skill that refines inbound texts and follows its "Rules mode" lines', async () => {
+  await git.createBareRepo('skills-rules');
+  // An admin wrote the skill (through the admin file routes in the PWA; here straight to the remote).
+  const admin = await openGitWorkspace({
+    dir: join(scratch, 'rules-admin'),
+    url: git.repoUrl('skills-rules'),
+  });
+  await admin.writeFile(
+    'skills/tenant-texts/SKILL.md',
+    [
+      '---',
+      'name: tenant-texts',
+      'description: How we answer tenants who text the shared line.',
+      'intent: inbound_sms',
+      '---',
+      '',
+      '# Answer tenant texts',
+      '',
+      'Be brief and kind. Ask for a photo of anything broken.',
+      '',
+      '## Rules mode',
+      '- add when maintenance: If you can, reply with a photo of the problem.',
+      '- no reply when other',
+      '',
+    ].join('\n'),
+  );
+  await admin.commitAndPush({ conversationId: 'admin', summary: 'skill: tenant-texts' });
+  const world = await createWorld(servers, {
+    env: { MEMORY_GIT_URL: git.repoUrl('skills-rules'), MEMORY_DIR: join(scratch, 'rules-worker') },
+  });
+  try {
+    await world.deliver(
+      smsEvent(MARIA, 'The kitchen faucet is leaking under the sink again', servers.clock()),
+    );
+    const [card] = (await world.actionsFor(`sms:${MARIA}`)).filter((a) => a.tool === 'send_message');
+    expect(card?.args.text).toMatch(/ If you can, reply with a photo of the problem\.$/);
+    expect(card?.reason).toMatch(/following skill “tenant-texts”$/);
+    const conv = await world.conversationFor(`sms:${MARIA}`);
+    const steps = await world.core.conversations.listMessages(conv?.id as string);
+    expect(steps.some((m) => m.tool?.name === 'load_skill')).toBe(true);
+
+    // A class the skill says not to answer: no draft.
+    servers.clock.advance(10 * 60_000);
+    const before = (await world.actionsFor(`sms:${MARIA}`)).length;
+    await world.deliver(smsEvent(MARIA, 'Hi! Quick question, do you know who lives in 4B?', servers.clock()));
+    expect((await world.actionsFor(`sms:${MARIA}`)).length).toBe(before);
+    expect(
+      world.log.entries.some((e) =>
+        String(e.fields?.reason ?? '').includes('skill “tenant-texts”: no reply'),
+      ),
+    ).toBe(true);
+  } finally {
+    await world.stop();
+  }
+}, 60_000);

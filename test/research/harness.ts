@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
-import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
 import type { EventEnvelope, EventOf } from '../../shared/src/contracts/events';
 import type { PlanItem } from '../../shared/src/contracts/research';
@@ -116,8 +115,8 @@ export interface Queued {
 
 /**
  * The engine over DynamoDB Local with an in-memory queue the test drains: each round takes every message
- * present and runs them concurrently (as parallel Lambda invocations would), a message whose handler throws
- * comes back (as SQS redelivers it), and a message id already processed is dropped (the event ledger).
+ * present and runs them concurrently (as parallel Lambda invocations would), and a message whose handler throws
+ * comes back (as SQS redelivers it).
  */
 export async function researchHarness(
   opts: {
@@ -133,7 +132,6 @@ export async function researchHarness(
   const clock = () => new Date(now);
   const tools = fakeTools(opts.latencyMs ? { latencyMs: opts.latencyMs } : {});
   const workspace = memoryWorkspace();
-  const ledger = dynamoEventLedger(table);
   const conversations = dynamoConversationStore(table);
   const deps: ResearchDeps = {
     research: dynamoResearchStore(table),
@@ -168,20 +166,13 @@ export async function researchHarness(
   const crashes: string[] = [];
   let redelivering = false;
 
+  // No event ledger: the worker runs a node's run and aggregate steps outside it (process-event), so every
+  // copy of a message, re-sent or redelivered, is handled here too and must find nothing new to do.
   async function deliver(e: EventEnvelope) {
-    if ((await ledger.get(e.id))?.status === 'processed') return;
     try {
       const out = await runResearchNode(deps, e as EventOf<'research.node'>);
       handled.push(e.id);
       outcomes.push({ id: e.id, outcome: out.outcome });
-      await ledger.record({
-        eventId: e.id,
-        type: e.type,
-        key: e.key,
-        status: 'processed',
-        reason: out.outcome,
-        at: clock().toISOString(),
-      });
     } catch (err) {
       crashes.push(`${e.id}: ${String(err)}`);
       queue.push(e);

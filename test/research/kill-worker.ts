@@ -1,7 +1,8 @@
 /**
  * A research worker as its own OS process, for `kill.test.ts`: the local SQS poller (the stand-in for Lambda's
- * event source mapping) on fauxqs, the event ledger, the research engine (`runResearchNode`) and its stores on
- * DynamoDB Local — the same code the worker runs for `research.node` messages. Configured by environment:
+ * event source mapping) on fauxqs, the worker's consume path (`consumeRecord` → `processEvent` → the research
+ * engine) and its stores on DynamoDB Local — the same code the worker runs for `research.node` messages.
+ * Configured by environment:
  *
  *   DYNAMO_ENDPOINT, TABLE_NAME, SQS_ENDPOINT, QUEUE_URL, QUEUE_ARN  where the real parts are;
  *   LOG_FILE    every tool run and aggregation is appended here (`tool <name> <node>`, `aggregate <node>`), so
@@ -16,16 +17,16 @@ import { z } from 'zod';
 import { startSqsPoller } from '../../scripts/local/sqs-poller';
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
 import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
+import { dynamoCooldownStore } from '../../shared/src/adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { dynamoResearchStore } from '../../shared/src/adapters/dynamo/research-store';
 import { makeSqsClient, sqsEventQueue } from '../../shared/src/adapters/sqs-event-queue';
-import { type EventOf, eventEnvelope } from '../../shared/src/contracts/events';
 import { DEFAULT_RESEARCH_LIMITS } from '../../shared/src/domain/research/graph';
 import type { Log } from '../../shared/src/ports/logger';
 import { rulesBrain } from '../../shared/src/research/brain';
 import type { ResearchDeps } from '../../shared/src/research/engine-deps';
 import { type BoundTool, ToolRegistry } from '../../shared/src/tools/registry';
-import { runResearchNode } from '../../shared/src/use-cases/run-research-node';
+import { type ConsumeDeps, consumeRecord } from '../../shared/src/use-cases/consume-record';
 
 const env = z
   .object({
@@ -39,6 +40,8 @@ const env = z
   })
   .parse(process.env);
 
+/** Set at the kill point: the process only waits to be killed. */
+let dying = false;
 const note = (line: string) => appendFileSync(env.LOG_FILE, `${line}\n`);
 const silent: Log = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
 
@@ -70,7 +73,6 @@ const tools: BoundTool[] = Object.entries(ANSWERS).map(([name, answer]) => ({
 const { doc } = makeDynamoClients({ region: 'us-east-1', endpoint: env.DYNAMO_ENDPOINT });
 const table = { doc, tableName: env.TABLE_NAME };
 const sqs = makeSqsClient({ region: 'us-east-1', endpoint: env.SQS_ENDPOINT });
-const ledger = dynamoEventLedger(table);
 const clock = () => new Date();
 const brain = rulesBrain({ registry: new ToolRegistry(tools), clock, timezone: 'America/Los_Angeles' });
 const deps: ResearchDeps = {
@@ -89,10 +91,15 @@ const deps: ResearchDeps = {
   log: silent,
   limits: DEFAULT_RESEARCH_LIMITS,
   retry: { maxAttempts: 3, baseDelaySeconds: 1 },
-  leaseSeconds: 2,
+  // Far longer than any step on a loaded CI box: a live worker's lease never runs out under it. (With a 2 s
+  // lease, a step slower than 2 s could have its message come back — the queue's visibility timeout is 2 s —
+  // and be taken over while its worker still ran, running a tool twice.) A copy that comes back while the
+  // node is claimed waits its turn (NodeBusy); the killed worker's node is DONE, so no lease is in the way.
+  leaseSeconds: 60,
   faults: {
     async afterResult(node) {
       if (node.id !== env.KILL_AFTER_RESULT) return;
+      dying = true;
       process.stdout.write(`KILL_POINT ${node.id}\n`);
       // Hold this invocation here until the test kills the process: its fan-in must never happen in it.
       await new Promise(() => {});
@@ -100,24 +107,27 @@ const deps: ResearchDeps = {
   },
 };
 
-/** One SQS record: dropped when the ledger has it, else one engine step; a throw leaves it on the queue. */
+/** What the worker's consume path touches for a research message (the agent's own deps are never reached). */
+const consumeDeps = {
+  ledger: dynamoEventLedger(table),
+  cooldowns: dynamoCooldownStore(table),
+  queue: deps.queue,
+  log: silent,
+  clock,
+  cooldownSeconds: 120,
+  research: deps,
+} as unknown as ConsumeDeps;
+
+/** One SQS batch as functions/agent-worker.ts runs it: each record consumed; a throw leaves it on the queue. */
 async function handle(event: SQSEvent): Promise<SQSBatchResponse> {
+  // Past the kill point nothing more is done here, even if the test is slow to kill: a message coming back
+  // meanwhile (the killed step's own, after its visibility timeout) must be the next worker's.
+  if (dying) await new Promise(() => {});
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (r) => {
-      const e = eventEnvelope.parse(JSON.parse(r.body)) as EventOf<'research.node'>;
       try {
-        if ((await ledger.get(e.id))?.status === 'processed') return;
-        const out = await runResearchNode(deps, e);
-        const at = clock().toISOString();
-        await ledger.record({
-          eventId: e.id,
-          type: e.type,
-          key: e.key,
-          status: 'processed',
-          reason: out.outcome,
-          at,
-        });
+        await consumeRecord(consumeDeps, { body: r.body, messageId: r.messageId, receiveCount: 1 });
       } catch {
         failures.push({ itemIdentifier: r.messageId });
       }

@@ -16,7 +16,7 @@ import { readStep, silentLog } from './harness';
 
 /**
  * Issue 21: "a crash during fan-in loses and repeats nothing". The worker is a real OS process
- * (`kill-worker.ts`: the local SQS poller on fauxqs, the event ledger and the research engine on DynamoDB
+ * (`kill-worker.ts`: the local SQS poller on fauxqs, the worker's consume path and the research engine on DynamoDB
  * Local) and is SIGKILLed right after a leaf's result is written and before its parent counts it; a new
  * worker process then finishes the task from what the first left in the table and on the queue.
  * (`crash.test.ts` sweeps every write of a run with simulated crashes; this one is the real kill.)

@@ -22,6 +22,7 @@ import {
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
 import type { ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
+import { claimCard } from '../../../shared/src/use-cases/claim-card';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
 import { exportConversation } from '../../../shared/src/use-cases/export-conversation';
@@ -185,6 +186,16 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       actionId: c.req.param('aid'),
       kind: 'redraft',
       instruction: body.instruction,
+      user: actorOf(c),
+    });
+    return reply(c, decisionResponse, { action });
+  });
+
+  // "I'm on it": the team sees who took the card; anyone can still decide it (cards #18).
+  app.post('/api/conversations/:cid/actions/:aid/claim', async (c) => {
+    const action = await claimCard(c.get('core').approvals, {
+      conversationId: c.req.param('cid'),
+      actionId: c.req.param('aid'),
       user: actorOf(c),
     });
     return reply(c, decisionResponse, { action });

@@ -75,7 +75,7 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
           cacheWriteTokens: 0,
         };
         for (let pass = 0; ; pass++) {
-          const res = await client.messages.create({
+          const res = await send(client, req.onText, {
             model,
             max_tokens: req.maxTokens ?? 1024,
             system: [
@@ -110,6 +110,28 @@ export function anthropicModel(opts: AnthropicModelOptions): Model {
       }
     },
   };
+}
+
+/**
+ * One Messages API call. With a text sink it streams (`stream: true`, the SDK's MessageStream accumulating the
+ * SSE events) and hands each text delta on as it arrives; the result is the same final message either way.
+ * The SDK retries a stream's opening request like any other; once text has flowed a failure is not retried.
+ */
+async function send(
+  client: Anthropic,
+  onText: ((delta: string) => void) | undefined,
+  params: Anthropic.MessageCreateParamsNonStreaming,
+): Promise<Anthropic.Message> {
+  if (!onText) return client.messages.create(params);
+  const stream = client.messages.stream(params);
+  stream.on('text', (delta) => {
+    try {
+      onText(delta);
+    } catch {
+      // Display only: a sink that fails (the browser went away) must not fail the model call.
+    }
+  });
+  return stream.finalMessage();
 }
 
 /** Our content blocks from the API's; server-tool blocks are kept (minus `caller`) to be sent back later. */

@@ -1,4 +1,5 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { EventEnvelope } from '../contracts/events';
 import { UpstreamError } from '../errors';
 import type { EventQueue } from '../ports/event-queue';
 import { SQS_REQUEST_LIMITS } from './dynamo/client';
@@ -31,7 +32,35 @@ export function asciiJson(value: unknown): string {
  * (event ledger, cooldown, conditional step writes), so the queue need not provide them.
  */
 export function sqsEventQueue(client: SQSClient, queueUrl: string): EventQueue {
+  const attributes = (event: EventEnvelope) => ({
+    type: { DataType: 'String', StringValue: event.type },
+    correlationId: { DataType: 'String', StringValue: event.correlationId },
+  });
   return {
+    async sendBatch(events) {
+      // SQS takes at most 10 entries per request; entries are independent, so a failed one is reported in
+      // `Failed` beside the sent ones (AWS SQS API reference, SendMessageBatch).
+      for (let i = 0; i < events.length; i += 10) {
+        const chunk = events.slice(i, i + 10);
+        let failed: string[];
+        try {
+          const res = await client.send(
+            new SendMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: chunk.map((e, n) => ({
+                Id: String(n),
+                MessageBody: asciiJson(e),
+                MessageAttributes: attributes(e),
+              })),
+            }),
+          );
+          failed = (res.Failed ?? []).map((f) => `${chunk[Number(f.Id)]?.id}: ${f.Code} ${f.Message ?? ''}`);
+        } catch (e) {
+          throw new UpstreamError(`Could not enqueue ${chunk.length} events`, { cause: e });
+        }
+        if (failed.length) throw new UpstreamError(`Could not enqueue ${failed.join('; ')}`);
+      }
+    },
     async send(event, opts) {
       try {
         await client.send(
@@ -39,10 +68,7 @@ export function sqsEventQueue(client: SQSClient, queueUrl: string): EventQueue {
             QueueUrl: queueUrl,
             MessageBody: asciiJson(event),
             DelaySeconds: Math.max(0, Math.min(900, Math.ceil(opts?.delaySeconds ?? 0))),
-            MessageAttributes: {
-              type: { DataType: 'String', StringValue: event.type },
-              correlationId: { DataType: 'String', StringValue: event.correlationId },
-            },
+            MessageAttributes: attributes(event),
           }),
         );
       } catch (e) {

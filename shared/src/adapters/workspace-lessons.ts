@@ -47,7 +47,7 @@ export function workspaceLessons(ws: Workspace, log: Log, clock: () => Date): Le
       const at = clock().toISOString();
       const lesson = observe(
         existing,
-        { tool: o.tool, aspect: o.aspect, text: o.text, updatedAt: at },
+        { tool: o.tool, aspect: o.aspect, text: o.text, ...(o.from ? { from: o.from } : {}), updatedAt: at },
         `${at.slice(0, 10)} ${o.ref}: ${o.example}`.slice(0, 400),
       );
       await ws.writeFile(path, renderLesson(lesson));

@@ -73,20 +73,7 @@ export function leadVerdict(obs: Observation[]): Verdict {
     return { kind: 'undecided', basis: { why: [why] }, summary: 'not assessed by the policy' };
   }
   const out = d?.answers ?? [];
-  if (out.length) {
-    const reasons = out.map((a) => String(a.bindings?.Reason ?? 'unknown'));
-    return {
-      kind: 'declined',
-      reasons,
-      summary: `not qualified (${reasons.join(', ')})`,
-      basis: {
-        why: out.flatMap((a) => [
-          `Policy answer: ${DISQUALIFIED_QUERY} holds with Reason = ${String(a.bindings?.Reason)}`,
-          ...indent(a.why),
-        ]),
-      },
-    };
-  }
+  if (out.length) return declinedVerdict(out);
   if (q.status === 'proved') {
     return {
       kind: 'qualified',
@@ -102,51 +89,72 @@ export function leadVerdict(obs: Observation[]): Verdict {
       basis: { why: [`Policy answer: ${q.summary ?? `${QUALIFIED_QUERY} does not hold`}`] },
     };
   }
-  if (q.status === 'blocked') {
-    // The solver stops at the first open question; the qualification's parts name every other one, so the
-    // lead is asked once for everything and the team sees all of its open questions on the one card.
-    const blocked = [q, ...PARTS.map((g) => answerOf(asked(obs, g)))].filter(
-      (a): a is PolicyAnswer => a?.status === 'blocked',
-    );
-    const questions = [
-      ...new Map(blocked.flatMap((a) => a.missing?.questions ?? []).map((x) => [x.ask, x])).values(),
-    ];
-    const missing = {
-      tools: [
-        ...new Set(
-          blocked.flatMap((a) => [
-            ...(a.missing?.tools ?? []),
-            ...(a.missing?.focus ?? []).map((f) => `set_focus(name: ${f})`),
-          ]),
-        ),
-      ],
-      questions: questions.map((x) => x.ask),
-    };
-    const pred = (x: { recordAs: string }) => x.recordAs.split('(')[0]?.trim() ?? '';
-    const forLead = new Set(questions.map(pred).filter((p) => p in ASK_THE_LEAD));
-    const established = Object.values(ASK_THE_LEAD).flatMap(({ query }) => {
-      const a = answerOf(asked(obs, query));
-      return a?.status === 'proved' ? (a.answers ?? []).flatMap((x) => indent(x.why)) : [];
-    });
-    return {
-      kind: 'needs',
-      forLead: Object.keys(ASK_THE_LEAD).filter((p) => forLead.has(p)),
-      forTeam: questions.filter((x) => !(pred(x) in ASK_THE_LEAD)).map((x) => x.ask),
-      summary: `undecided — needs ${missing.questions.join(' ') || missing.tools.join(', ') || 'more facts'}`,
-      basis: {
-        why: [
-          `Policy answer: ${q.summary ?? `${QUALIFIED_QUERY} cannot be decided yet`}`,
-          ...(established.length ? ['Established so far:', ...established] : []),
-        ],
-        missing,
-        questions: questions.filter((x) => !(pred(x) in ASK_THE_LEAD)),
-      },
-    };
-  }
+  // The solver stops at an open question: what is missing, and from whom.
+  if (q.status === 'blocked') return needsVerdict(q, obs);
   return {
     kind: 'undecided',
     summary: 'not decided by the policy',
     basis: { why: [`Policy answer: ${q.summary ?? q.status}`] },
+  };
+}
+
+/** Every reason the policy derived `disqualified`, each with its derivation for the card. */
+function declinedVerdict(out: NonNullable<PolicyAnswer['answers']>): Verdict {
+  const reasons = out.map((a) => String(a.bindings?.Reason ?? 'unknown'));
+  return {
+    kind: 'declined',
+    reasons,
+    summary: `not qualified (${reasons.join(', ')})`,
+    basis: {
+      why: out.flatMap((a) => [
+        `Policy answer: ${DISQUALIFIED_QUERY} holds with Reason = ${String(a.bindings?.Reason)}`,
+        ...indent(a.why),
+      ]),
+    },
+  };
+}
+
+/**
+ * The solver stops at the first open question; the qualification's parts name every other one, so the
+ * lead is asked once for everything and the team sees all of its open questions on the one card.
+ */
+function needsVerdict(q: PolicyAnswer, obs: Observation[]): Verdict {
+  const blocked = [q, ...PARTS.map((g) => answerOf(asked(obs, g)))].filter(
+    (a): a is PolicyAnswer => a?.status === 'blocked',
+  );
+  const questions = [
+    ...new Map(blocked.flatMap((a) => a.missing?.questions ?? []).map((x) => [x.ask, x])).values(),
+  ];
+  const missing = {
+    tools: [
+      ...new Set(
+        blocked.flatMap((a) => [
+          ...(a.missing?.tools ?? []),
+          ...(a.missing?.focus ?? []).map((f) => `set_focus(name: ${f})`),
+        ]),
+      ),
+    ],
+    questions: questions.map((x) => x.ask),
+  };
+  const pred = (x: { recordAs: string }) => x.recordAs.split('(')[0]?.trim() ?? '';
+  const forLead = new Set(questions.map(pred).filter((p) => p in ASK_THE_LEAD));
+  const established = Object.values(ASK_THE_LEAD).flatMap(({ query }) => {
+    const a = answerOf(asked(obs, query));
+    return a?.status === 'proved' ? (a.answers ?? []).flatMap((x) => indent(x.why)) : [];
+  });
+  return {
+    kind: 'needs',
+    forLead: Object.keys(ASK_THE_LEAD).filter((p) => forLead.has(p)),
+    forTeam: questions.filter((x) => !(pred(x) in ASK_THE_LEAD)).map((x) => x.ask),
+    summary: `undecided — needs ${missing.questions.join(' ') || missing.tools.join(', ') || 'more facts'}`,
+    basis: {
+      why: [
+        `Policy answer: ${q.summary ?? `${QUALIFIED_QUERY} cannot be decided yet`}`,
+        ...(established.length ? ['Established so far:', ...established] : []),
+      ],
+      missing,
+      questions: questions.filter((x) => !(pred(x) in ASK_THE_LEAD)),
+    },
   };
 }
 
@@ -206,28 +214,7 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
     { timezone: input.timezone },
   );
   const lookup = last(obs, 'search_contacts');
-  if (!lookup) {
-    const calls: PlannedCall[] = [
-      { name: 'search_contacts', args: { query: lead.email, limit: 3 }, reason: 'Identify the lead' },
-    ];
-    if (input.hasTool('ask_policy')) {
-      calls.push(
-        { name: 'ask_policy', args: { query: QUALIFIED_QUERY }, reason: 'Does the lead qualify?' },
-        { name: 'ask_policy', args: { query: DISQUALIFIED_QUERY }, reason: 'If not, why not?' },
-        ...PARTS.map((query) => ({
-          name: 'ask_policy',
-          args: { query },
-          reason: 'Every open question of the qualification',
-        })),
-        ...Object.values(ASK_THE_LEAD).map((a) => ({
-          name: 'ask_policy',
-          args: { query: a.query },
-          reason: 'What the email established about the lead',
-        })),
-      );
-    }
-    return { kind: 'calls', calls };
-  }
+  if (!lookup) return { kind: 'calls', calls: firstCalls(input, lead) };
   // The contact search is fuzzy ("ana.ruiz@…" finds maria.lopez@…): only a contact with this very address is the lead.
   const contact = (
     lookup.result as { contacts?: Array<{ name?: string; emails?: string[] }> } | undefined
@@ -253,31 +240,60 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
   const send = last(obs, 'send_email');
   if (!send) {
     const { body, reason } = draft(verdict, lead, name?.split(/\s+/)[0] ?? 'there', input.timezone);
-    return {
-      kind: 'calls',
-      calls: [
-        {
-          name: 'send_email',
-          args: {
-            to: lead.email,
-            // The listing's own subject keeps the reply in its thread (Gmail threads by subject and
-            // References), so the lead's answer lands in this conversation, next to the facts recorded here.
-            subject: e.subject.toLowerCase().startsWith('re:') ? e.subject : `Re: ${e.subject}`,
-            body,
-            threadId: e.threadId,
-            ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
-          },
-          reason: `${reason}.${service}`,
-          policy: verdict.basis,
-        },
-      ],
-    };
+    return { kind: 'calls', calls: [replyCall(e, lead, body, `${reason}.${service}`, verdict.basis)] };
   }
-  const result =
-    send.status === 'executed'
-      ? 'The reply was sent in its thread.'
-      : send.status === 'denied'
-        ? `The reply was not sent${send.error ? ` (reason: ${send.error})` : ''}.`
-        : `The reply could not be sent: ${send.error ?? send.status}.`;
-  return { kind: 'respond', text: `New lead ${who}: ${verdict.summary}. ${result}${service}` };
+  return { kind: 'respond', text: `New lead ${who}: ${verdict.summary}. ${sentResult(send)}${service}` };
+}
+
+/** Identify the lead, and ask the policy everything the verdict reads, in one batch of guarded reads. */
+function firstCalls(input: PlannerInput, lead: LeadDetails): PlannedCall[] {
+  const calls: PlannedCall[] = [
+    { name: 'search_contacts', args: { query: lead.email, limit: 3 }, reason: 'Identify the lead' },
+  ];
+  if (!input.hasTool('ask_policy')) return calls;
+  return [
+    ...calls,
+    { name: 'ask_policy', args: { query: QUALIFIED_QUERY }, reason: 'Does the lead qualify?' },
+    { name: 'ask_policy', args: { query: DISQUALIFIED_QUERY }, reason: 'If not, why not?' },
+    ...PARTS.map((query) => ({
+      name: 'ask_policy',
+      args: { query },
+      reason: 'Every open question of the qualification',
+    })),
+    ...Object.values(ASK_THE_LEAD).map((a) => ({
+      name: 'ask_policy',
+      args: { query: a.query },
+      reason: 'What the email established about the lead',
+    })),
+  ];
+}
+
+function replyCall(
+  e: Extract<Trigger, { kind: 'inbound_email' }>['email'],
+  lead: LeadDetails,
+  body: string,
+  reason: string,
+  policy: PolicyBasis,
+): PlannedCall {
+  return {
+    name: 'send_email',
+    args: {
+      to: lead.email,
+      // The listing's own subject keeps the reply in its thread (Gmail threads by subject and
+      // References), so the lead's answer lands in this conversation, next to the facts recorded here.
+      subject: e.subject.toLowerCase().startsWith('re:') ? e.subject : `Re: ${e.subject}`,
+      body,
+      threadId: e.threadId,
+      ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
+    },
+    reason,
+    policy,
+  };
+}
+
+function sentResult(send: Observation): string {
+  if (send.status === 'executed') return 'The reply was sent in its thread.';
+  if (send.status === 'denied')
+    return `The reply was not sent${send.error ? ` (reason: ${send.error})` : ''}.`;
+  return `The reply could not be sent: ${send.error ?? send.status}.`;
 }

@@ -2,7 +2,7 @@ import { createPolicyGuard, type PolicyRuntime, type Rulebase, runSeeds } from '
 import { protectedWriteVerdict } from '../domain/protected-paths';
 import type { FactProvenance, FactStore, FactValue } from '../ports/fact-store';
 import type { Log } from '../ports/logger';
-import type { ToolGuard } from '../ports/tool-guard';
+import type { GuardVerdict, ToolCallRequest, ToolGuard } from '../ports/tool-guard';
 import { askPolicy, setFocus } from '../tools/policy';
 import type { BoundTool } from '../tools/registry';
 import { type StagedFactWrites, turnFactCache } from './turn-fact-cache';
@@ -21,17 +21,35 @@ export interface ConversationPolicyOptions {
   refresh?: { load: () => Promise<Rulebase | undefined>; everyMs: number; clock: () => Date };
 }
 
+/** The policy runtime of one conversation, built on first use from the rulebase in force. */
+type RuntimeFor = (conversationId: string, now?: Date) => PolicyRuntime;
+
 /**
  * The policy engine per conversation (its facts and focus belong to one conversation), behind the single
  * ToolGuard hook the runtime calls for every tool call. A failure inside the engine never lets a write
  * through: it falls back to "needs approval" for writes and "allowed" for reads, and is logged.
  */
 export function conversationPolicy(opts: ConversationPolicyOptions) {
-  const runtimes = new Map<string, PolicyRuntime>();
   const facts = turnFactCache(opts.facts);
+  const { runtimeFor, refreshed } = policyRuntimes(opts, facts);
+  return {
+    guard: policyGuard(runtimeFor, refreshed, opts.log),
+    tools: [perConversation(askPolicy, runtimeFor), perConversation(setFocus, runtimeFor)],
+    /** A turn reads the conversation's facts once (turn-fact-cache.ts); call the release when it ends. */
+    holdFacts: (conversationId: string, writes?: StagedFactWrites) => facts.hold(conversationId, writes),
+    ...factOperations(runtimeFor, opts),
+  };
+}
+
+/**
+ * One runtime per conversation over the rulebase in force. The rulebase is re-read at most once per
+ * `refresh.everyMs`; a failed re-read keeps the rulebase in force (logged), a changed one drops the warm
+ * runtimes so the next call compiles against the edit.
+ */
+function policyRuntimes(opts: ConversationPolicyOptions, facts: FactStore) {
+  const runtimes = new Map<string, PolicyRuntime>();
   let rulebase = opts.rulebase;
   let checkedAt = opts.refresh?.clock().getTime() ?? 0;
-  /** At most once per `everyMs`; a failed re-read keeps the rulebase in force (logged). */
   const refreshed = async () => {
     const r = opts.refresh;
     if (!r || r.clock().getTime() - checkedAt < r.everyMs) return;
@@ -46,7 +64,7 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
       opts.log.warn('policy.rulebase_reload_failed', { error: String(e).slice(0, 500) });
     }
   };
-  const runtimeFor = (conversationId: string, now = new Date()) => {
+  const runtimeFor: RuntimeFor = (conversationId, now = new Date()) => {
     let r = runtimes.get(conversationId);
     if (!r) {
       r = createPolicyGuard({
@@ -61,33 +79,38 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
     }
     return r;
   };
+  return { runtimeFor, refreshed };
+}
 
-  const guard: ToolGuard = {
+function policyGuard(runtimeFor: RuntimeFor, refreshed: () => Promise<void>, log: Log): ToolGuard {
+  return {
     async check(call, env) {
       await refreshed();
       try {
         return await runtimeFor(call.conversationId, env.now).check(call, env);
       } catch (e) {
-        opts.log.error('policy.guard_failed', { tool: call.tool, error: String(e) });
-        const refused = protectedWriteVerdict(call);
-        if (refused) return refused;
-        // Only reads pass an engine that cannot be evaluated; a memory write waits for the next run.
-        if (call.kind === 'read')
-          return { decision: 'allow', reason: 'Reads are allowed when the policy cannot be evaluated.' };
-        return call.kind === 'write'
-          ? {
-              decision: 'require_approval',
-              reason: `The policy could not be evaluated (${String(e).slice(0, 120)}); a person must approve.`,
-            }
-          : {
-              decision: 'deny',
-              reason: `The policy could not be evaluated (${String(e).slice(0, 120)}); try the note again later.`,
-            };
+        log.error('policy.guard_failed', { tool: call.tool, error: String(e) });
+        return failClosedVerdict(call, e);
       }
     },
   };
+}
 
-  const perConversation = (tool: typeof askPolicy | typeof setFocus): BoundTool => ({
+/** What a call gets when the engine itself failed: never a write through, never a protected path. */
+function failClosedVerdict(call: ToolCallRequest, e: unknown): GuardVerdict {
+  const refused = protectedWriteVerdict(call);
+  if (refused) return refused;
+  // Only reads pass an engine that cannot be evaluated; a memory write waits for the next run.
+  if (call.kind === 'read')
+    return { decision: 'allow', reason: 'Reads are allowed when the policy cannot be evaluated.' };
+  const why = `The policy could not be evaluated (${String(e).slice(0, 120)})`;
+  return call.kind === 'write'
+    ? { decision: 'require_approval', reason: `${why}; a person must approve.` }
+    : { decision: 'deny', reason: `${why}; try the note again later.` };
+}
+
+function perConversation(tool: typeof askPolicy | typeof setFocus, runtimeFor: RuntimeFor): BoundTool {
+  return {
     name: tool.name,
     description: tool.description,
     kind: tool.kind,
@@ -95,13 +118,12 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
     input: tool.input,
     run: (args, ctx) => tool.run({ policy: runtimeFor(ctx.conversationId, ctx.now) }, args as never, ctx),
     summarize: (args) => tool.summarize?.(args as never) ?? tool.name,
-  });
+  };
+}
 
+/** The fact-side operations the agent loop and the cards call on a conversation's policy. */
+function factOperations(runtimeFor: RuntimeFor, opts: ConversationPolicyOptions) {
   return {
-    guard,
-    tools: [perConversation(askPolicy), perConversation(setFocus)],
-    /** A turn reads the conversation's facts once (turn-fact-cache.ts); call the release when it ends. */
-    holdFacts: (conversationId: string, writes?: StagedFactWrites) => facts.hold(conversationId, writes),
     /** Feeds read results into the fact store through the rulebase's bindings. */
     async observe(
       conversationId: string,
@@ -145,9 +167,9 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
     async recordAnswer(
       conversationId: string,
       recordAs: string,
-      opts: { by: string; holds: boolean; now: Date },
+      answer: { by: string; holds: boolean; now: Date },
     ): Promise<void> {
-      await runtimeFor(conversationId, opts.now).recordAnswer(recordAs, opts);
+      await runtimeFor(conversationId, answer.now).recordAnswer(recordAs, answer);
     },
     /** Points a context variable at an entity; false when the team's rulebase does not declare it. */
     async setFocus(conversationId: string, name: string, value: FactValue, now: Date): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { CardRedraft, PendingAction, ReviewScore } from '../contracts/conversations';
 import { argsHash } from '../domain/args-hash';
-import { applyStyleLessons } from '../domain/lessons';
+import { type Signature, styleDraft } from '../domain/draft-style';
 import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
@@ -29,7 +29,7 @@ export function proposeAction(
   const { deps } = ctx;
   return ctx.durable.step('approval_requested', async () => {
     // Rules mode writes the team's style lessons into its template drafts (Claude reads them in MEMORY.md).
-    const styled = await styleWithLessons(ctx, call.name, scope);
+    const styled = await styleWithLessons(ctx, trigger, call.name, scope);
     scope = { ...scope, args: styled.args };
     const verdict = await deps.guard.check(
       { tool: call.name, kind: 'write', args: scope.args, origin: scope.origin, conversationId: ctx.convId },
@@ -193,16 +193,45 @@ function triggerText(t: Trigger): string | undefined {
   return undefined;
 }
 
-/** The active style lessons for this tool applied to a rules-mode draft; a lessons outage costs only them. */
+/**
+ * The team's style lessons and the person's signature applied to a draft, by the one function that decides
+ * a draft's closing (domain/draft-style.ts: a person's signature preference wins over a learned sign-off).
+ * Lessons apply to rules-mode template drafts (Claude reads them in MEMORY.md); the signature to any draft
+ * to someone outside the team, of the person the draft is for — who asked for it in chat or asked for the
+ * redraft, else the conversation's assignee. A model's draft keeps a last line that does not open with closing
+ * words (`strict`). The preference is one cached Query per container per minute (DESIGN §2); a lessons or
+ * preferences outage costs only the styling.
+ */
 async function styleWithLessons(
   ctx: RunContext,
+  trigger: Trigger,
   tool: string,
   scope: CallScope,
 ): Promise<{ args: Record<string, unknown>; applied: string[] }> {
-  const book = ctx.deps.lessons;
-  if (!book || ctx.mode !== 'rules' || scope.origin !== 'planner') return { args: scope.args, applied: [] };
-  const lessons = await book.active().catch(() => []);
-  return applyStyleLessons(lessons, tool, scope.args);
+  const templated = ctx.mode === 'rules' && scope.origin === 'planner';
+  const lessons = templated ? ((await ctx.deps.lessons?.active().catch(() => [])) ?? []) : [];
+  const signature = SIGNED(tool, scope.args) ? await signatureFor(ctx, trigger) : undefined;
+  if (!templated && !signature) return { args: scope.args, applied: [] };
+  return styleDraft(lessons, tool, scope.args, { signature, strict: scope.origin === 'model' });
+}
+
+/** Writes to people outside the team, which carry a signature (a reminder push to a team member does not). */
+const SIGNED = (tool: string, args: Record<string, unknown>) =>
+  tool === 'send_message' ||
+  tool === 'send_email' ||
+  (tool === 'schedule_followup' && args.kind !== 'reminder');
+
+async function signatureFor(ctx: RunContext, trigger: Trigger): Promise<Signature | undefined> {
+  const prefs = ctx.deps.personalPreferences;
+  if (!prefs) return undefined;
+  const person =
+    trigger.redraft?.by ??
+    (trigger.kind === 'chat'
+      ? { id: trigger.user.id, name: trigger.user.name ?? trigger.user.email }
+      : await ctx.ensureConversation().then((c) => (c.assignee ? { id: c.assignee, name: '' } : undefined)));
+  if (!person) return undefined;
+  const text = (await prefs(person.id).catch(() => undefined))?.signature;
+  return text ? { text, owner: person.name || 'the assignee' } : undefined;
 }
 
 export interface RedraftApplied {

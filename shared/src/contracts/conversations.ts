@@ -40,6 +40,8 @@ export const conversation = z.object({
   urgent: z.object({ at: z.string(), reason: z.string(), pagedAt: z.string().optional() }).optional(),
   /** Inbox #19: absent = open; done leaves the default view until something new arrives. */
   status: z.enum(['open', 'done', 'archived']).optional(),
+  /** Who said "I'm on it" on a card here last (user id, cards #18): the inbox's "Mine" and its marker. */
+  claimedBy: z.string().optional(),
 });
 export type Conversation = z.infer<typeof conversation>;
 
@@ -61,6 +63,8 @@ export type LeadInfo = z.infer<typeof leadInfo>;
 
 /** The conversation fields follow (#20) writes, all optional. */
 export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
+/** The cards' own conversation field (cards #18): the claim mirrored from the card. */
+export type CardFields = Partial<Pick<Conversation, 'claimedBy'>>;
 /** The inbox's own fields (issue 19): `status: 'open'` is stored as no status at all. */
 export type InboxFields = Partial<Pick<Conversation, 'urgent' | 'status'>>;
 
@@ -206,6 +210,11 @@ export const pendingAction = z.object({
     .optional(),
   /** The team's lessons this draft follows (rules mode, cards #18), one line each, shown on the card. */
   lessons: z.array(z.string()).optional(),
+  /**
+   * "I'm on it" (cards #18): who took the card and when. Others see it and can still decide; a later claim
+   * by someone else replaces it.
+   */
+  claim: z.object({ by: z.string(), name: z.string(), at: z.string() }).optional(),
   /** Who the write is from and to, in names (cards #18); absent on cards made before it existed. */
   people: cardPeople.optional(),
   /** Why the card was withdrawn (status SUPERSEDED), in words a person reads. */

@@ -2,24 +2,29 @@ import { createHash } from 'node:crypto';
 
 /**
  * Lessons the assistant learns from the team's decisions (cards #18), as files in the memory workspace
- * (`lessons/`, written only by system code — a protected path) with an index in MEMORY.md. Pure: reading a
- * correction out of a decision, the file format, and applying style lessons to a rules-mode draft.
+ * (`lessons/`, written only by system code — a protected path) with an index in MEMORY.md. Pure: the file
+ * format and the index. Reading a correction out of a decision: style-corrections.ts; applying the style
+ * lessons to a rules-mode draft: draft-style.ts.
  *
- * - `sign-off`: an approved edit changed or added the draft's closing ("— Sam, Oak Properties"). Style:
- *   once the same correction was made on LESSON_ACTIVE_AT cards of the same kind, rules mode writes it
- *   into every such draft, and the card says so.
+ * Style lessons — once the same correction was made on LESSON_ACTIVE_AT cards of the same kind, rules mode
+ * writes it into every such draft, and the card says so:
+ * - `sign-off`: an approved edit changed or added the draft's closing ("— Sam, Oak Properties");
+ * - `greeting`: it changed the opening salutation ("Hi Maria," → "Hello Maria,");
+ * - `phrasing`: it replaced one sentence of the template with another (`from` → `text`).
  * - `note`: a deny reason or a redraft instruction ("don't promise a time"), kept as said; the model reads
  *   it (MEMORY.md index) in Claude mode. Rules mode applies no notes: it cannot know what they mean.
  */
 
-export type LessonAspect = 'sign-off' | 'note';
+export type LessonAspect = 'sign-off' | 'greeting' | 'phrasing' | 'note';
 
 export interface Lesson {
   /** The write it is about: `send_message`, `send_email`, … */
   tool: string;
   aspect: LessonAspect;
-  /** The sign-off to use, or the note as the person wrote it. */
+  /** The sign-off, greeting word or sentence to use, or the note as the person wrote it. */
   text: string;
+  /** A phrasing lesson: the template's sentence that `text` replaces. */
+  from?: string;
   /** How many decisions made this same correction. */
   seen: number;
   /** A few recent examples: when, who, what was drafted → what was approved or asked. */
@@ -34,6 +39,7 @@ export const LESSONS_MAX = 30;
 const EXAMPLES_MAX = 5;
 
 export const LESSONS_DIR = 'lessons';
+const ASPECTS: LessonAspect[] = ['sign-off', 'greeting', 'phrasing', 'note'];
 const TOOL_WORDS: Record<string, string> = {
   send_message: 'text messages',
   send_email: 'emails',
@@ -41,48 +47,26 @@ const TOOL_WORDS: Record<string, string> = {
 };
 const kindWords = (tool: string) => TOOL_WORDS[tool] ?? tool.replace(/_/g, ' ');
 
-export function lessonPath(l: Pick<Lesson, 'tool' | 'aspect' | 'text'>): string {
-  const h = createHash('sha256').update(l.text.trim().toLowerCase()).digest('hex').slice(0, 8);
+export function lessonPath(l: Pick<Lesson, 'tool' | 'aspect' | 'text' | 'from'>): string {
+  const key = `${l.from ? `${l.from.trim()}\u0000` : ''}${l.text.trim()}`.toLowerCase();
+  const h = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return `${LESSONS_DIR}/${l.tool}-${l.aspect}-${h}.md`;
-}
-
-const paragraphs = (t: string) =>
-  t
-    .trim()
-    .split(/\n\s*\n/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-const CLOSING_WORDS = /^(—|–|-\s|best|kind|warm|regards|thanks|thank you|sincerely|cheers)/i;
-/**
- * A closing is a short last paragraph that is not a sentence: "— Sam, Oak Properties", "Best,\nSam",
- * "Switchboard". A last line ending in . ! ? is content ("We'll confirm a time."), never replaced.
- */
-const isClosing = (p: string | undefined) =>
-  !!p &&
-  p.length <= 80 &&
-  p.split('\n').length <= 3 &&
-  (CLOSING_WORDS.test(p) || !/[.!?]$/.test(p.split('\n').at(-1)?.trim() ?? ''));
-
-/**
- * The sign-off an edit put on the draft, when that is (part of) what it changed: the edited text's last
- * paragraph is a closing that the draft did not end with. Undefined when the closing is unchanged.
- */
-export function signOffCorrection(drafted: string, approved: string): string | undefined {
-  const before = paragraphs(drafted);
-  const after = paragraphs(approved);
-  const last = after.at(-1);
-  if (after.length < 2 || !isClosing(last) || before.at(-1) === last) return undefined;
-  return last;
 }
 
 export function isActive(l: Lesson): boolean {
   return l.aspect === 'note' || l.seen >= LESSON_ACTIVE_AT;
 }
 
+const made = (l: Lesson) =>
+  `made ${l.seen}× on approval${isActive(l) ? '' : `; applies from ${LESSON_ACTIVE_AT}`}`;
+
 /** The lesson as a person reads it in one line (the PWA list and the MEMORY.md index). */
 export function lessonLine(l: Lesson): string {
   if (l.aspect === 'sign-off')
-    return `Sign ${kindWords(l.tool)} off with “${l.text.replace(/\n/g, ' / ')}” (made ${l.seen}× on approval${isActive(l) ? '' : `; applies from ${LESSON_ACTIVE_AT}`})`;
+    return `Sign ${kindWords(l.tool)} off with “${l.text.replace(/\n/g, ' / ')}” (${made(l)})`;
+  if (l.aspect === 'greeting') return `Open ${kindWords(l.tool)} with “${l.text} …” (${made(l)})`;
+  if (l.aspect === 'phrasing')
+    return `In ${kindWords(l.tool)}, say “${l.text}” instead of “${l.from ?? ''}” (${made(l)})`;
   return `When drafting ${kindWords(l.tool)}: “${l.text}” (said ${l.seen}×)`;
 }
 
@@ -109,11 +93,13 @@ export function parseLesson(content: string): Lesson | undefined {
     const v = JSON.parse(m[1]) as Partial<Lesson>;
     if (typeof v.tool !== 'string' || typeof v.text !== 'string' || typeof v.seen !== 'number')
       return undefined;
-    if (v.aspect !== 'sign-off' && v.aspect !== 'note') return undefined;
+    const aspect = ASPECTS.find((a) => a === v.aspect);
+    if (!aspect) return undefined;
     return {
       tool: v.tool,
-      aspect: v.aspect,
+      aspect,
       text: v.text,
+      ...(typeof v.from === 'string' ? { from: v.from } : {}),
       seen: v.seen,
       examples: Array.isArray(v.examples) ? v.examples.map(String) : [],
       updatedAt: String(v.updatedAt ?? ''),
@@ -152,27 +138,4 @@ export function withLessonIndex(memory: string, lessons: Array<{ path: string; l
   const end = memory.indexOf(END);
   if (at >= 0 && end > at) return `${memory.slice(0, at)}${section}${memory.slice(end + END.length)}`;
   return `${memory.trimEnd()}\n\n${section}\n`;
-}
-
-/**
- * Rules mode: the active style lessons for this tool written into the draft — the sign-off replaces the
- * draft's closing paragraph when it has one, else is added. Returns what was applied, for the card.
- */
-export function applyStyleLessons(
-  lessons: Lesson[],
-  tool: string,
-  args: Record<string, unknown>,
-): { args: Record<string, unknown>; applied: string[] } {
-  const sign = lessons
-    .filter((l) => l.tool === tool && l.aspect === 'sign-off' && isActive(l))
-    .sort((a, b) => b.seen - a.seen || b.updatedAt.localeCompare(a.updatedAt))[0];
-  const field = typeof args.text === 'string' ? 'text' : typeof args.body === 'string' ? 'body' : undefined;
-  if (!sign || !field) return { args, applied: [] };
-  const text = String(args[field]);
-  const parts = paragraphs(text);
-  if (parts.at(-1) === sign.text) return { args, applied: [] };
-  // A one-paragraph text has no closing of its own: the sign-off is added, never put in place of the text.
-  const body =
-    parts.length > 1 && isClosing(parts.at(-1)) && parts.at(-1) !== parts[0] ? parts.slice(0, -1) : parts;
-  return { args: { ...args, [field]: [...body, sign.text].join('\n\n') }, applied: [lessonLine(sign)] };
 }

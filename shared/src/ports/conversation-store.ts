@@ -1,4 +1,10 @@
-import type { Conversation, InboxFields, Message, ThreadFields } from '../contracts/conversations';
+import type {
+  CardFields,
+  Conversation,
+  InboxFields,
+  Message,
+  ThreadFields,
+} from '../contracts/conversations';
 
 export interface ConversationStore {
   create(c: Conversation): Promise<void>;
@@ -20,8 +26,8 @@ export interface ConversationStore {
   replaceMessage(m: Message): Promise<void>;
   /** Points a trigger key (`person:<id>`, `sms:<phone>`, `email:<thread>`) at a conversation (one thread per person). */
   mapTriggerKey(key: string, conversationId: string): Promise<void>;
-  /** Sets follow's fields (lead, assignee, channels); absent ones are left as they are. */
-  setThreadFields(conversationId: string, patch: ThreadFields): Promise<void>;
+  /** Sets follow's fields (lead, assignee, channels) and the cards' claim; absent ones are left as they are. */
+  setThreadFields(conversationId: string, patch: ThreadFields & CardFields): Promise<void>;
   /** Sets the inbox's fields (urgent, status); absent ones are left as they are, `status: 'open'` removes it. */
   setInboxFields(conversationId: string, patch: InboxFields): Promise<void>;
   listMessages(conversationId: string, opts?: { limit?: number }): Promise<Message[]>;

@@ -5,6 +5,8 @@ export interface LessonObservation {
   tool: string;
   aspect: LessonAspect;
   text: string;
+  /** A phrasing lesson: the template's sentence `text` replaces. */
+  from?: string;
   example: string;
   ref: string;
   conversationId: string;

@@ -34,6 +34,12 @@ export interface ModelRequest {
    * for callers that want data, not prose (research's planner, atomizer, drafts). Absent = the model chooses.
    */
   toolChoice?: { tool: string };
+  /**
+   * Called with each piece of answer text as the model writes it (issue 19: token streaming to the PWA).
+   * Best-effort and display-only: the response returned is still the whole message, and that is what the
+   * run stores. A sink that throws is ignored, so a gone browser never fails the turn.
+   */
+  onText?: (delta: string) => void;
 }
 
 export interface ModelUsage {

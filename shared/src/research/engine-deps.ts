@@ -40,7 +40,10 @@ export interface ResearchDeps {
 
 export const DEFAULT_RESEARCH_RETRY: ResearchRetry = { maxAttempts: 3, baseDelaySeconds: 2 };
 
-/** The queue message of one node step; its id is deterministic, so a re-sent copy is a ledger duplicate. */
+/**
+ * The queue message of one node step. Its id is deterministic: a re-sent `propose` is a ledger duplicate, and
+ * a re-sent `run`/`aggregate` (outside the ledger) finds its node claimed or done and does nothing new.
+ */
 export function nodeEvent(
   taskId: string,
   nodeId: string,
@@ -68,4 +71,21 @@ export async function enqueueStep(
     nodeEvent(node.taskId, node.id, step, opts.attempt ?? 0, deps.clock()),
     opts.delaySeconds ? { delaySeconds: Math.min(900, opts.delaySeconds) } : undefined,
   );
+}
+
+/**
+ * Several nodes' same step at once: one SendMessageBatch where the queue has it (a planner's children went
+ * out one request after another, on the critical path of every fan-out), else one send each, side by side.
+ * Ids are deterministic, so a partial failure is repaired by re-sending the lot (duplicates are no-ops).
+ */
+export async function enqueueSteps(
+  deps: Pick<ResearchDeps, 'queue' | 'clock'>,
+  nodes: Pick<ResearchNode, 'taskId' | 'id' | 'attempts'>[],
+  step: ResearchNodeStep['step'],
+) {
+  const now = deps.clock();
+  const events = nodes.map((n) => nodeEvent(n.taskId, n.id, step, n.attempts, now));
+  if (events.length === 0) return;
+  if (deps.queue.sendBatch) await deps.queue.sendBatch(events);
+  else await Promise.all(events.map((e) => deps.queue.send(e)));
 }

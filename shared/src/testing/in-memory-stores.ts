@@ -1,5 +1,6 @@
 import type {
   AuditEvent,
+  CardFields,
   Conversation,
   InboxFields,
   Message,
@@ -102,7 +103,7 @@ export class InMemoryConversationStore implements ConversationStore {
     else if (patch.status) c.status = patch.status;
   }
 
-  async setThreadFields(conversationId: string, patch: ThreadFields) {
+  async setThreadFields(conversationId: string, patch: ThreadFields & CardFields) {
     const c = this.conversations.get(conversationId);
     if (c) Object.assign(c, defined(patch));
   }

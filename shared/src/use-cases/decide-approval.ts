@@ -53,42 +53,14 @@ export async function decideApproval(
 ): Promise<PendingAction> {
   const action = await deps.actions.get(input.conversationId, input.actionId);
   if (!action) throw new NotFoundError(`No action ${input.actionId} in conversation ${input.conversationId}`);
-  if (action.status !== 'PENDING') {
-    // Approved a while ago but never picked up (a crash between the decision and the enqueue): nudge the
-    // run again. Not on a fresh conflict: that is just the other person of a simultaneous double press.
-    // The worker resumes a run idempotently, so a spare nudge is harmless.
-    const now = deps.clock();
-    const stranded =
-      action.status === 'APPROVED' &&
-      now.getTime() - Date.parse(action.decidedAt ?? action.updatedAt) > STRANDED_MS;
-    if (stranded) await enqueueResume(deps, action, now.toISOString());
-    throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
-  }
+  if (action.status !== 'PENDING') return refuseDecided(deps, action);
   if (input.decision === 'approve' && ADMIN_APPROVAL_TOOLS.has(action.tool) && input.user.isAdmin !== true) {
     throw new ForbiddenError(
       'Only an admin can approve a policy change; ask an admin to review it (anyone may deny it).',
     );
   }
   const at = deps.clock().toISOString();
-  let patch: Partial<PendingAction>;
-  if (input.decision === 'approve') {
-    const checked = await validateDecision(deps, action, input.editedArgs);
-    patch = {
-      decidedBy: input.user.email,
-      ...(input.user.name ? { decidedByName: input.user.name } : {}),
-      decidedAt: at,
-      updatedAt: at,
-      ...checked,
-    };
-  } else {
-    patch = {
-      decidedBy: input.user.email,
-      ...(input.user.name ? { decidedByName: input.user.name } : {}),
-      decidedAt: at,
-      updatedAt: at,
-      denyReason: input.reason?.slice(0, 1000) ?? '',
-    };
-  }
+  const patch = await decisionPatch(deps, action, input, at);
   const to = input.decision === 'approve' ? 'APPROVED' : 'DENIED';
   const updated = await deps.actions.transition(input.conversationId, input.actionId, ['PENDING'], to, patch);
   if (!updated) {
@@ -106,29 +78,71 @@ export async function decideApproval(
     at,
     data: { actionId: input.actionId, tool: action.tool, edit: updated.edit, reason: updated.denyReason },
   });
-  const reason = updated.denyReason?.trim();
-  if (input.decision === 'deny' && reason && (input.redraft ?? reasonRedrafts(action.args, reason))) {
-    // The reason asks for another draft ("shorter", "say Friday"): the worker ends the paused run and drafts
-    // again with it. A reason that only explains ("she already called") resumes the run, which stops (rules)
-    // or lets the model decide with the reason in its tool result (Claude).
-    await enqueueRedraft(
-      deps.queue,
-      {
-        conversationId: action.conversationId,
-        actionId: action.id,
-        runId: action.runId,
-        kind: 'deny',
-        instruction: reason,
-        user: {
-          id: input.user.id,
-          email: input.user.email,
-          ...(input.user.name ? { name: input.user.name } : {}),
-        },
-      },
-      at,
-    );
-  } else await enqueueResume(deps, action, at);
+  await handOnToWorker(deps, action, updated, input, at);
   return updated;
+}
+
+/**
+ * A card someone already decided: a 409 with its current state. Approved a while ago but never picked up
+ * (a crash between the decision and the enqueue): nudge the run again. Not on a fresh conflict: that is
+ * just the other person of a simultaneous double press. The worker resumes a run idempotently, so a spare
+ * nudge is harmless.
+ */
+async function refuseDecided(deps: DecideApprovalDeps, action: PendingAction): Promise<never> {
+  const now = deps.clock();
+  const stranded =
+    action.status === 'APPROVED' &&
+    now.getTime() - Date.parse(action.decidedAt ?? action.updatedAt) > STRANDED_MS;
+  if (stranded) await enqueueResume(deps, action, now.toISOString());
+  throw new ConflictError(`This card was already decided (${action.status.toLowerCase()})`, { action });
+}
+
+/** Who decided and when; an approval carries the checked (possibly edited) args, a deny its reason. */
+async function decisionPatch(
+  deps: DecideApprovalDeps,
+  action: PendingAction,
+  input: DecideApprovalInput,
+  at: string,
+): Promise<Partial<PendingAction>> {
+  const who = {
+    decidedBy: input.user.email,
+    ...(input.user.name ? { decidedByName: input.user.name } : {}),
+    decidedAt: at,
+    updatedAt: at,
+  };
+  if (input.decision === 'approve')
+    return { ...who, ...(await validateDecision(deps, action, input.editedArgs)) };
+  return { ...who, denyReason: input.reason?.slice(0, 1000) ?? '' };
+}
+
+/**
+ * The reason asks for another draft ("shorter", "say Friday"): the worker ends the paused run and drafts
+ * again with it. A reason that only explains ("she already called") resumes the run, which stops (rules)
+ * or lets the model decide with the reason in its tool result (Claude). An approval resumes the run.
+ */
+async function handOnToWorker(
+  deps: DecideApprovalDeps,
+  action: PendingAction,
+  updated: PendingAction,
+  input: DecideApprovalInput,
+  at: string,
+) {
+  const reason = updated.denyReason?.trim();
+  if (!(input.decision === 'deny' && reason && (input.redraft ?? reasonRedrafts(action.args, reason))))
+    return enqueueResume(deps, action, at);
+  const { id, email, name } = input.user;
+  await enqueueRedraft(
+    deps.queue,
+    {
+      conversationId: action.conversationId,
+      actionId: action.id,
+      runId: action.runId,
+      kind: 'deny',
+      instruction: reason,
+      user: { id, email, ...(name ? { name } : {}) },
+    },
+    at,
+  );
 }
 
 async function enqueueResume(deps: DecideApprovalDeps, action: PendingAction, at: string) {

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Conversation, LeadInfo, LeadState } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { whenText } from '../domain/followups';
+import { nudgeDraft } from '../domain/lead-nudge';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
 import type { Timers } from '../ports/timers';
+import { draftLeadNudge, type NudgeDeps } from './draft-lead-nudge';
 import type { AgentOutcome } from './run-event-group';
 import { leadStateAfterInbound, NO_REPLY_STATES, setLeadState } from './set-lead-state';
 
@@ -101,12 +103,13 @@ async function moveLead(deps: LeadTrackingDeps, conversationId: string, state: L
 
 /**
  * The check came due (`timer.fired`, kind `lead.check`). If the lead's state is the one it was set for, the
- * team is told by push (the assigned person's devices when the conversation has an assignee): "nudge?" for
- * a silent lead, "waiting on us" for an unanswered one. The nudge itself is a reply the team asks for in the
- * conversation, approved like any other — this never writes to the lead.
+ * team is told: "waiting on us" for an unanswered lead, by push (the assigned person's devices when the
+ * conversation has an assignee). A silent lead gets a drafted nudge — a card on the channel of our last reply
+ * (use-cases/draft-lead-nudge.ts), approved like any reply; the card's own push announces it. With nothing to
+ * answer on (no reply of ours was sent) or a draft already waiting, the team is asked by push instead.
  */
 export async function runLeadCheck(
-  deps: LeadTrackingDeps,
+  deps: LeadTrackingDeps & { drafting?: NudgeDeps },
   event: EventOf<'timer.fired'>,
 ): Promise<AgentOutcome> {
   const p = event.payload;
@@ -116,14 +119,18 @@ export async function runLeadCheck(
     return { outcome: 'lead moved on since the check was set' };
   const message = checkMessage(conv, lead, deps.settings.timezone);
   if (!message) return { outcome: `lead is ${lead.state}: nothing to flag` };
+  const nudge = message.nudge && deps.drafting ? await nudgeCall(deps, conv, lead) : undefined;
   await deps.conversations.appendMessage({
     id: `m_${event.id}`,
     conversationId: conv.id,
     role: 'system',
-    text: message.text,
+    text: nudge
+      ? `${message.text.split('. ')[0]}. I drafted a short nudge below: approve it to send.`
+      : message.text,
     createdAt: deps.clock().toISOString(),
     author: { kind: 'assistant', name: 'Switchboard' },
   });
+  if (nudge && deps.drafting) return draftLeadNudge(deps.drafting, conv, nudge, event);
   await deps.queue.send({
     id: `notify_${event.id}`,
     type: 'notify',
@@ -141,6 +148,22 @@ export async function runLeadCheck(
   return { outcome: message.title };
 }
 
+/** The nudge to draft: on our last sent reply's channel, unless a draft is already waiting for a person. */
+async function nudgeCall(deps: LeadTrackingDeps, conv: Conversation, lead: LeadInfo) {
+  const cards = await deps.actions.listByConversation(conv.id);
+  if (cards.some((a) => a.status === 'PENDING')) return undefined;
+  const last = cards
+    .filter((a) => a.status === 'EXECUTED' && SENDS.has(a.tool))
+    .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
+    .at(-1);
+  if (!last) return undefined;
+  return nudgeDraft(last, {
+    name: conv.contact?.name ?? conv.title,
+    invited: lead.state === 'invited',
+    ...(lead.property ? { property: lead.property } : {}),
+  });
+}
+
 function checkMessage(conv: Conversation, lead: LeadInfo, timezone: string) {
   const who = conv.contact?.name ?? conv.title;
   const since = whenText(lead.updatedAt, timezone);
@@ -151,6 +174,7 @@ function checkMessage(conv: Conversation, lead: LeadInfo, timezone: string) {
     };
   if (lead.state === 'invited' || lead.state === 'waiting_on_lead')
     return {
+      nudge: true,
       title: `Nudge ${who}?`.slice(0, 120),
       text: `${who} has not answered since ${since} (${lead.state === 'invited' ? 'invited to a showing' : 'we replied'}). Ask me to text or email a short nudge — it comes back as a card to approve.`,
     };

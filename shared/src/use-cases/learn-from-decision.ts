@@ -1,6 +1,6 @@
 import type { PendingAction } from '../contracts/conversations';
 import type { EventEnvelope } from '../contracts/events';
-import { signOffCorrection } from '../domain/lessons';
+import { greetingCorrection, phrasingCorrection, signOffCorrection } from '../domain/style-corrections';
 import type { ActionStore } from '../ports/action-store';
 import type { LessonBook, LessonObservation } from '../ports/lessons';
 import type { Log } from '../ports/logger';
@@ -14,23 +14,30 @@ export interface LearnDeps {
 const TEXT_FIELDS = ['text', 'body'];
 const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
 
-/** What one decided card teaches: the sign-off an approved edit put on it, or the reason it was denied. */
-export function observationsOf(card: PendingAction): Array<Omit<LessonObservation, 'conversationId'>> {
-  const out: Array<Omit<LessonObservation, 'conversationId'>> = [];
+type Seen = Omit<LessonObservation, 'conversationId'>;
+
+/**
+ * What one decided card teaches: the style an approved edit corrected (sign-off, greeting, one sentence of
+ * the template said another way), or the reason it was denied.
+ */
+export function observationsOf(card: PendingAction): Seen[] {
   const by = card.decidedByName ?? card.decidedBy ?? 'someone';
+  const out: Seen[] = [];
   for (const f of TEXT_FIELDS) {
     const from = card.edit?.from[f];
     const to = card.edit?.to[f];
     if (typeof from !== 'string' || typeof to !== 'string') continue;
+    const seen = {
+      tool: card.tool,
+      ref: card.id,
+      example: `${by} approved “${clip(to)}” (drafted “${clip(from)}”)`,
+    };
     const sign = signOffCorrection(from, to);
-    if (sign)
-      out.push({
-        tool: card.tool,
-        aspect: 'sign-off',
-        text: sign,
-        ref: card.id,
-        example: `${by} approved “${clip(to)}” (drafted “${clip(from)}”)`,
-      });
+    if (sign) out.push({ ...seen, aspect: 'sign-off', text: sign });
+    const greeting = greetingCorrection(from, to);
+    if (greeting) out.push({ ...seen, aspect: 'greeting', text: greeting });
+    const phrasing = phrasingCorrection(from, to);
+    if (phrasing) out.push({ ...seen, aspect: 'phrasing', text: phrasing.to, from: phrasing.from });
   }
   const reason = card.status === 'DENIED' ? card.denyReason?.trim() : undefined;
   if (reason)

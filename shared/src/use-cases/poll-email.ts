@@ -125,78 +125,121 @@ function pruneSeen(seen: Record<string, number>, keepFrom: number): Record<strin
   return Object.fromEntries(kept);
 }
 
+/** The poll's settings with their defaults filled in, and the name of its cursor. */
+interface PollRound {
+  deps: PollEmailDeps;
+  source: PollEmailInput['source'];
+  name: string;
+  now: number;
+  lookback: number;
+  lease: number;
+  attempts: number;
+  initial: EmailCursor;
+}
+
+type Prepared = Map<string, { message: MailMessage; envelope: EventEnvelope }>;
+
 export async function pollEmail(deps: PollEmailDeps, input: PollEmailInput): Promise<PollEmailResult> {
   const cfg = deps.config;
-  const lookback = cfg.lookbackMs ?? 10 * MINUTE;
-  const lease = cfg.leaseMs ?? 5 * MINUTE;
-  const maxPerPoll = cfg.maxPerPoll ?? 25;
-  const attempts = cfg.casAttempts ?? 8;
   const now = input.now.getTime();
-  const name = `email-${input.source}`;
-
   if (input.source === 'leads' && !withinLeadsHours(input.now, cfg.timezone, cfg.leadsHours)) {
     deps.log?.info('email poll skipped outside leads hours', { source: input.source });
     return { enqueued: 0, skipped: 0, outsideHours: true };
   }
-
-  const initial: EmailCursor = {
-    internalDate: now - (cfg.initialLookbackMs ?? 24 * 60 * MINUTE),
-    seen: {},
-    inflight: [],
-    version: 0,
-  };
-  let cursor = (await deps.cursors.get(name)) ?? initial;
-  const since = cursor.internalDate - lookback;
   const query =
     input.source === 'leads' ? cfg.leadsQuery : input.source === 'sent' ? cfg.sentQuery : cfg.generalQuery;
+  const round: PollRound = {
+    deps,
+    source: input.source,
+    name: `email-${input.source}`,
+    now,
+    lookback: cfg.lookbackMs ?? 10 * MINUTE,
+    lease: cfg.leaseMs ?? 5 * MINUTE,
+    attempts: cfg.casAttempts ?? 8,
+    initial: {
+      internalDate: now - (cfg.initialLookbackMs ?? 24 * 60 * MINUTE),
+      seen: {},
+      inflight: [],
+      version: 0,
+    },
+  };
+  const cursor = (await deps.cursors.get(round.name)) ?? round.initial;
   if (!query) return { enqueued: 0, skipped: 0 };
+  const { prepared, capped, skipped } = await readNewMail(round, cursor, query);
+  const claimed = await claimMail(round, cursor, prepared, capped);
+  if (claimed === 'gave_up') {
+    // Other polls keep winning the cursor; they are doing this work, and the next schedule retries.
+    deps.log?.warn('email poll gave up claiming after repeated conflicts', { source: input.source });
+    return { enqueued: 0, skipped };
+  }
+  if (!claimed.length) {
+    deps.log?.info('email poll found nothing new', { source: input.source, skipped });
+    return { enqueued: 0, skipped };
+  }
+  const { done, failed, firstError } = await enqueueClaimed(round, claimed, prepared);
+  await release(deps, round.name, done, failed, round.attempts);
+  const enqueued = done.length;
+  deps.log?.info('email poll enqueued', { source: input.source, enqueued, skipped, failed: failed.length });
+  if (firstError !== undefined) throw firstError;
+  return { enqueued, skipped };
+}
 
-  const known = (c: EmailCursor, id: string) => id in c.seen || c.inflight.some((i) => i.id === id);
-  const refs = await deps.mailbox.listSince({ query, sinceMs: since, limit: 500 });
-  const unknown = refs.filter((r) => !known(cursor, r.id));
+const isKnown = (c: EmailCursor, id: string) => id in c.seen || c.inflight.some((i) => i.id === id);
+
+async function readOrSkip(round: PollRound, id: string): Promise<MailMessage | undefined> {
+  try {
+    return await round.deps.mailbox.read(id, { bodyLimit: round.deps.config.bodyLimit });
+  } catch (e) {
+    if (e instanceof NotFoundError) return undefined; // deleted between list and read
+    throw e;
+  }
+}
+
+/** Lists the window and reads what the cursor does not know yet, oldest first, at most `maxPerPoll`. */
+async function readNewMail(round: PollRound, cursor: EmailCursor, query: string) {
+  const since = cursor.internalDate - round.lookback;
+  const refs = await round.deps.mailbox.listSince({ query, sinceMs: since, limit: 500 });
+  const unknown = refs.filter((r) => !isKnown(cursor, r.id));
   let skipped = refs.length - unknown.length;
   // Gmail lists newest first; take the oldest so a capped poll advances in order.
-  const pick = [...unknown].reverse().slice(0, maxPerPoll);
-  const capped = unknown.length > pick.length;
-
-  const readOrSkip = async (id: string): Promise<MailMessage | undefined> => {
-    try {
-      return await deps.mailbox.read(id, { bodyLimit: cfg.bodyLimit });
-    } catch (e) {
-      if (e instanceof NotFoundError) return undefined; // deleted between list and read
-      throw e;
-    }
-  };
-  const prepared = new Map<string, { message: MailMessage; envelope: EventEnvelope }>();
+  const pick = [...unknown].reverse().slice(0, round.deps.config.maxPerPoll ?? 25);
+  const prepared: Prepared = new Map();
   for (const ref of pick) {
-    const m = await readOrSkip(ref.id);
+    const m = await readOrSkip(round, ref.id);
     // Older than the window: handled before the cursor's seen list was pruned (or by the first poll's horizon).
     if (!m || m.internalDate < since) {
       skipped += 1;
       continue;
     }
-    prepared.set(m.id, { message: m, envelope: toEnvelope(m, input.source) });
+    prepared.set(m.id, { message: m, envelope: toEnvelope(m, round.source) });
   }
+  return { prepared, capped: unknown.length > pick.length, skipped };
+}
 
-  let claimed: InflightEmail[] = [];
-  for (let attempt = 0; ; attempt++) {
-    if (attempt >= attempts) {
-      // Other polls keep winning the cursor; they are doing this work, and the next schedule retries.
-      deps.log?.warn('email poll gave up claiming after repeated conflicts', { source: input.source });
-      return { enqueued: 0, skipped };
-    }
-    const current = cursor;
-    const fresh = [...prepared.values()].map((p) => p.message).filter((m) => !known(current, m.id));
-    const expired = current.inflight.filter((i) => i.claimedAt + lease <= now);
-    if (!fresh.length && !expired.length) {
-      deps.log?.info('email poll found nothing new', { source: input.source, skipped });
-      return { enqueued: 0, skipped };
-    }
+/**
+ * Claims the fresh mail (and re-takes expired claims) in the cursor by compare-and-set, so two polls never
+ * enqueue the same message. Empty when there is nothing to claim; 'gave_up' after `attempts` conflicts.
+ */
+async function claimMail(
+  round: PollRound,
+  start: EmailCursor,
+  prepared: Prepared,
+  capped: boolean,
+): Promise<InflightEmail[] | 'gave_up'> {
+  const { deps, now, lookback } = round;
+  let current = start;
+  for (let attempt = 0; attempt < round.attempts; attempt++) {
+    const fresh = [...prepared.values()].map((p) => p.message).filter((m) => !isKnown(current, m.id));
+    const expired = current.inflight.filter((i) => i.claimedAt + round.lease <= now);
+    if (!fresh.length && !expired.length) return [];
     const newest = Math.max(current.internalDate, ...fresh.map((m) => m.internalDate));
     // When the poll was capped, older unread mail may remain: keep the window where it is.
     const internalDate = capped ? current.internalDate : newest;
     const retaken = expired.map((i) => ({ ...i, claimedAt: now }));
-    claimed = [...retaken, ...fresh.map((m) => ({ id: m.id, internalDate: m.internalDate, claimedAt: now }))];
+    const claimed = [
+      ...retaken,
+      ...fresh.map((m) => ({ id: m.id, internalDate: m.internalDate, claimedAt: now })),
+    ];
     const next = {
       internalDate,
       seen: pruneSeen(
@@ -205,10 +248,14 @@ export async function pollEmail(deps: PollEmailDeps, input: PollEmailInput): Pro
       ),
       inflight: [...current.inflight.filter((i) => !expired.includes(i)), ...claimed],
     };
-    if (await deps.cursors.compareAndSet(name, current.version, next)) break;
-    cursor = (await deps.cursors.get(name)) ?? initial;
+    if (await deps.cursors.compareAndSet(round.name, current.version, next)) return claimed;
+    current = (await deps.cursors.get(round.name)) ?? round.initial;
   }
+  return 'gave_up';
+}
 
+/** Enqueues each claim oldest first; a re-taken claim from an earlier poll is read again. */
+async function enqueueClaimed(round: PollRound, claimed: InflightEmail[], prepared: Prepared) {
   const done: string[] = [];
   const failed: string[] = [];
   let firstError: unknown;
@@ -216,26 +263,21 @@ export async function pollEmail(deps: PollEmailDeps, input: PollEmailInput): Pro
     try {
       let envelope = prepared.get(claim.id)?.envelope;
       if (!envelope) {
-        const m = await readOrSkip(claim.id);
+        const m = await readOrSkip(round, claim.id);
         if (!m) {
           done.push(claim.id);
           continue;
         }
-        envelope = toEnvelope(m, input.source);
+        envelope = toEnvelope(m, round.source);
       }
-      await deps.queue.send(envelope);
+      await round.deps.queue.send(envelope);
       done.push(claim.id);
     } catch (e) {
       failed.push(claim.id);
       firstError ??= e;
     }
   }
-
-  await release(deps, name, done, failed, attempts);
-  const enqueued = done.length;
-  deps.log?.info('email poll enqueued', { source: input.source, enqueued, skipped, failed: failed.length });
-  if (firstError !== undefined) throw firstError;
-  return { enqueued, skipped };
+  return { done, failed, firstError };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Conversation } from '../contracts/conversations';
+import type { EventOf } from '../contracts/events';
 import { NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { AuditLog } from '../ports/audit-log';
@@ -17,6 +18,11 @@ export interface PostChatInput {
   conversationId?: string;
   text: string;
   user: { id: string; email: string; name?: string };
+  /**
+   * Deliver the queued copy this much later (issue 19): the streaming function runs the turn itself, and
+   * the copy is only its backstop — a turn already processed meets the event ledger and is a duplicate.
+   */
+  queueDelaySeconds?: number;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface PostChatInput {
 export async function postChatMessage(
   deps: PostChatDeps,
   input: PostChatInput,
-): Promise<{ conversation: Conversation; messageId: string }> {
+): Promise<{ conversation: Conversation; messageId: string; event: EventOf<'chat.message'> }> {
   const at = deps.clock().toISOString();
   let conversation: Conversation | undefined;
   if (input.conversationId) {
@@ -64,13 +70,17 @@ export async function postChatMessage(
     at,
     data: { messageId, channel: 'web' },
   });
-  await deps.queue.send({
+  const event: EventOf<'chat.message'> = {
     id: newId('ev_'),
     type: 'chat.message',
     correlationId: `conv:${conversation.id}`,
     key: `conv:${conversation.id}`,
     occurredAt: at,
     payload: { conversationId: conversation.id, messageId, text: input.text, user: input.user },
-  });
-  return { conversation, messageId };
+  };
+  await deps.queue.send(
+    event,
+    input.queueDelaySeconds ? { delaySeconds: input.queueDelaySeconds } : undefined,
+  );
+  return { conversation, messageId, event };
 }

@@ -1,4 +1,4 @@
-import type { EventEnvelope, NotifyPayload } from '../contracts/events';
+import type { EventEnvelope, EventOf, NotifyPayload } from '../contracts/events';
 import type { EventLedger } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
@@ -29,6 +29,7 @@ export interface ProcessEventDeps extends AdmitDeps, RunEventGroupDeps {
  * record how it ended in the event ledger — every event ends processed, coalesced, deferred or duplicate.
  */
 export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope): Promise<AgentOutcome> {
+  if (outsideLedger(event)) return runOutsideLedger(deps, event);
   const admission = await admitEvent(deps, event);
   if (admission.decision !== 'run') return { outcome: admission.decision };
   // An edit, a deny reason or a redraft instruction becomes a lesson first (cards #18; best effort).
@@ -45,7 +46,7 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   } else if (event.type === 'timer.fired' && event.payload.kind === 'digest') {
     result = await fireDigest(deps, event);
   } else if (event.type === 'timer.fired' && event.payload.kind === 'lead.check') {
-    result = await runLeadCheck(deps, event);
+    result = await runLeadCheck({ ...deps, drafting: deps }, event);
   } else if (event.type === 'timer.fired') {
     // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
     result = await handleTimerFired(deps, event);
@@ -81,6 +82,29 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     type: event.type,
     key: event.key,
     count: admission.events.length,
+    outcome: result.outcome,
+  });
+  return result;
+}
+
+/**
+ * A research node's `run` and `aggregate` steps are idempotent by the node's own conditional writes (the
+ * claim's lease, the counted fan-in, the one winner that enqueues), so they skip the event ledger: its get and
+ * record were 2 of the ~10 DynamoDB requests per node (issue 21). A re-sent copy finds its node further on
+ * and repeats only the idempotent tail; a message that is dead-lettered is still recorded (consume-record).
+ */
+function outsideLedger(event: EventEnvelope): event is EventOf<'research.node'> {
+  return (
+    event.type === 'research.node' && (event.payload.step === 'run' || event.payload.step === 'aggregate')
+  );
+}
+
+async function runOutsideLedger(deps: ProcessEventDeps, event: EventOf<'research.node'>) {
+  const result = await runEventGroup(deps, [event]);
+  deps.log.info('event.processed', {
+    eventId: event.id,
+    type: event.type,
+    key: event.key,
     outcome: result.outcome,
   });
   return result;

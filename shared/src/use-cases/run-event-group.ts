@@ -207,6 +207,28 @@ function missing(id: string): never {
   throw new Error(`Conversation ${id} does not exist`);
 }
 
+/** Who a text came from, as far as the contact directory knows them. */
+type SmsSender = Awaited<ReturnType<NonNullable<RunEventGroupDeps['directory']>['byPhone']>>;
+
+/** One inbound text group on its way to a run: the sender, the thread it joins and its messages. */
+interface SmsTurn {
+  /** The deps with the turn opened on the conversation; `outer` is the worker's, for the follow-ups. */
+  deps: RunEventGroupDeps;
+  outer: RunEventGroupDeps;
+  found: Awaited<ReturnType<typeof conversationFor>>;
+  events: Array<EventOf<'sms.received'>>;
+  primary: EventOf<'sms.received'>;
+  from: string;
+  key: string;
+  contact: SmsSender;
+  name: string;
+  texts: string[];
+  inbound: Array<{ id: string; text: string; at: string; author: string; media?: MediaRef[] }>;
+  mediaRefs: MediaRef[];
+}
+
+type MediaRef = { id: string; type: string | null };
+
 async function inboundSms(
   deps: RunEventGroupDeps,
   events: Array<EventOf<'sms.received'>>,
@@ -222,128 +244,162 @@ async function inboundSms(
     channelKey: key,
   };
   const found = await conversationFor(deps, person, primary.id);
-  const { existing, convId } = found;
-  const outer = deps;
-  deps = found.deps;
+  const name = contact?.name ?? from;
   const inboundMedia = events.map((e) =>
     (e.payload.media ?? []).map((m, i) => ({ id: mediaIdFor(e.id, i), type: m.type, url: m.url })),
   );
-  const texts = events.map((e, i) => withMediaNotes(e.payload.text, inboundMedia[i]));
-  const at = deps.clock().toISOString();
-  const name = contact?.name ?? from;
-  // Set below once triage has spoken; the conversation is created later, in the run's first write.
-  let urgentMark: Conversation['urgent'];
-  const create = (): Conversation => ({
-    ...(urgentMark ? { urgent: urgentMark } : {}),
-    id: convId,
+  await keepMedia(found.deps, found.convId, events, inboundMedia);
+  const turn: SmsTurn = {
+    deps: found.deps,
+    outer: deps,
+    found,
+    events,
+    primary,
+    from,
+    key,
+    contact,
+    name,
+    texts: events.map((e, i) => withMediaNotes(e.payload.text, inboundMedia[i])),
+    inbound: events.map((e, i) => smsMessage(e, name, inboundMedia[i] ?? [])),
+    mediaRefs: inboundMedia.flat().map(({ id, type }) => ({ id, type })),
+  };
+  return contact?.internal ? teamMemberText(turn, contact) : outsideText(turn);
+}
+
+function smsMessage(e: EventOf<'sms.received'>, author: string, media: MediaRef[]) {
+  // A photo-only text is stored as "[photo]", so previews and history never show an empty message.
+  const text = e.payload.text.trim() || (media.length ? PHOTO_NOTE : e.payload.text);
+  const refs = media.map(({ id, type }) => ({ id, type }));
+  return { id: `m_${e.id}`, text, at: e.occurredAt, author, ...(refs.length ? { media: refs } : {}) };
+}
+
+/** The conversation a text starts; created in the run's first write, so `urgent` is known by then. */
+function smsConversation(t: SmsTurn, urgent: Conversation['urgent']): Conversation {
+  const at = t.deps.clock().toISOString();
+  const { contact, name } = t;
+  return {
+    ...(urgent ? { urgent } : {}),
+    id: t.found.convId,
     title: contact?.internal ? `${name} (team, by text)` : name,
     source: 'sms',
     contact: {
       name,
-      phone: from,
+      phone: t.from,
       internal: contact?.internal ?? false,
       ...(contact?.id ? { id: contact.id } : {}),
     },
     // People's words: who wrote and the first line (domain/preview.ts), never the assistant's summary.
     preview:
-      peoplePreview({ role: 'inbound', text: texts.join('\n'), author: { kind: 'contact', name } }) ?? '',
+      peoplePreview({ role: 'inbound', text: t.texts.join('\n'), author: { kind: 'contact', name } }) ?? '',
     createdAt: at,
     updatedAt: at,
-    lastMessageAt: primary.occurredAt,
+    lastMessageAt: t.primary.occurredAt,
     createdBy: 'system',
-    triggerKey: key,
+    triggerKey: t.key,
     channels: ['sms'],
     pendingCount: 0,
     readBy: {},
-  });
-  const inbound = events.map((e, i) => {
-    const media = inboundMedia[i] ?? [];
-    // A photo-only text is stored as "[photo]", so previews and history never show an empty message.
-    const text = e.payload.text.trim() || (media.length ? PHOTO_NOTE : e.payload.text);
-    const refs = media.map(({ id, type }) => ({ id, type }));
-    return { id: `m_${e.id}`, text, at: e.occurredAt, author: name, ...(refs.length ? { media: refs } : {}) };
-  });
-  const mediaRefs = inboundMedia.flat().map(({ id, type }) => ({ id, type }));
-  await keepMedia(deps, convId, events, inboundMedia);
+  };
+}
 
-  if (contact?.internal) {
-    const email = contact.emails[0] ?? `${from}@sms`;
-    const user = { id: contact.id, email, name };
-    if (existing) {
-      for (const m of inbound) {
-        await deps.conversations.appendMessage({
-          id: m.id,
-          conversationId: convId,
-          role: 'user',
-          text: m.text,
-          createdAt: m.at,
-          channel: 'sms',
-          author: { kind: 'user', name, id: contact.id },
-        });
-      }
-      const gate = await pendingGate(deps, convId, texts.join('\n'), user, {
+/** A team member texting in: a chat turn by text, through the pending-draft gate first. */
+async function teamMemberText(t: SmsTurn, contact: NonNullable<SmsSender>) {
+  const { deps, primary, found } = t;
+  const convId = found.convId;
+  const text = t.texts.join('\n');
+  const user = { id: contact.id, email: contact.emails[0] ?? `${t.from}@sms`, name: t.name };
+  const run = { runId: `run_${primary.id}`, eventIds: t.events.map((e) => e.id), key: primary.key };
+  if (found.existing) {
+    for (const m of t.inbound) {
+      await deps.conversations.appendMessage({
+        id: m.id,
+        conversationId: convId,
+        role: 'user',
+        text: m.text,
+        createdAt: m.at,
         channel: 'sms',
-        phone: from,
-        runId: `run_${primary.id}`,
-        eventIds: events.map((e) => e.id),
-        key: primary.key,
+        author: { kind: 'user', name: t.name, id: contact.id },
       });
-      if (gate) return gate;
     }
-    const trigger: Trigger = { kind: 'chat', channel: 'sms', text: texts.join('\n'), user, phone: from };
-    return driveRun(deps, {
-      conversation: { id: convId, create, inbound: existing ? [] : inbound },
-      trigger,
-      messageIds: inbound.map((m) => m.id),
-      runId: `run_${primary.id}`,
-      eventIds: events.map((e) => e.id),
-      key: primary.key,
-    });
+    const gate = await pendingGate(deps, convId, text, user, { channel: 'sms', phone: t.from, ...run });
+    if (gate) return gate;
   }
+  return driveRun(deps, {
+    conversation: {
+      id: convId,
+      create: () => smsConversation(t, undefined),
+      inbound: found.existing ? [] : t.inbound,
+    },
+    trigger: { kind: 'chat', channel: 'sms', text, user, phone: t.from },
+    messageIds: t.inbound.map((m) => m.id),
+    ...run,
+  });
+}
 
+/** A text from outside: triage (urgent, lead), then the rules or the model draft the answer. */
+async function outsideText(t: SmsTurn) {
+  const { deps, primary, found, texts } = t;
+  const { existing, convId } = found;
   // A newer text from outside: the waiting draft answers a conversation that has moved on.
-  await supersedeForNewerInbound(deps, existing, name, texts.join(' '), `run_${primary.id}`);
+  await supersedeForNewerInbound(deps, existing, t.name, texts.join(' '), `run_${primary.id}`);
   const triage = await safeTriage(deps, texts.join('\n'));
   // A keyword-free emergency ("water is pouring through the ceiling") is as urgent as a keyword one.
-  const urgent = events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
-  if (urgent) urgentMark = { at: primary.occurredAt, reason: texts.join(' ').slice(0, 160) };
+  const urgent = t.events.some((e) => e.payload.urgent) || triage?.triageClass === 'emergency';
+  const urgentMark = urgent ? { at: primary.occurredAt, reason: texts.join(' ').slice(0, 160) } : undefined;
   // An urgent text in a conversation that already exists marks it too (a new one carries it from create).
   if (urgentMark && existing) await deps.conversations.setInboxFields(convId, { urgent: urgentMark });
   const trigger: Trigger = {
     kind: 'inbound_sms',
-    from,
+    from: t.from,
     texts,
     urgent,
     ...(triage ? { triage } : {}),
-    ...(mediaRefs.length ? { media: mediaRefs } : {}),
+    ...(t.mediaRefs.length ? { media: t.mediaRefs } : {}),
     ...(existing?.lead ? { lead: existing.lead } : {}),
   };
   const out = await driveRun(deps, {
-    conversation: { id: convId, create, inbound },
+    conversation: { id: convId, create: () => smsConversation(t, urgentMark), inbound: t.inbound },
     trigger,
     runId: `run_${primary.id}`,
-    eventIds: events.map((e) => e.id),
+    eventIds: t.events.map((e) => e.id),
     key: primary.key,
   });
+  await afterInbound(t.outer, found, {
+    channelKey: t.key,
+    channel: 'sms',
+    isLead: triage?.triageClass === 'lead',
+    text: texts.join(' '),
+  });
+  return out;
+}
+
+/**
+ * What follows an outside message's run (follow #20): the thread joins the person's one thread, a lead who
+ * writes puts the ball in our court (unless booked or out), and a named property assigns the conversation.
+ */
+async function afterInbound(
+  outer: RunEventGroupDeps,
+  found: Awaited<ReturnType<typeof conversationFor>>,
+  msg: { channelKey: string; channel: 'sms' | 'email'; isLead: boolean; text: string },
+) {
+  const { existing, convId } = found;
   await adoptPersonThread(threadDeps(outer), {
     conversationId: convId,
     thread: found.thread,
-    channelKey: key,
-    channel: 'sms',
+    channelKey: msg.channelKey,
+    channel: msg.channel,
   });
-  // Lead state from texts (follow #20): a lead who texts puts the ball in our court, unless booked or out.
   await leadWroteUs(outer, {
     conversationId: convId,
     before: existing?.lead,
-    isLead: triage?.triageClass === 'lead',
+    isLead: msg.isLead,
     by: 'switchboard',
   });
   await assignByProperty(outer, {
     ...(existing ? { conversation: existing } : {}),
     conversationId: convId,
-    text: texts.join(' '),
+    text: msg.text,
   });
-  return out;
 }
 
 /**
@@ -380,29 +436,10 @@ async function inboundEmail(
     channelKey: key,
   };
   const found = await conversationFor(deps, person, primary.id);
-  const { existing, convId } = found;
-  const outer = deps;
-  deps = found.deps;
-  const at = deps.clock().toISOString();
+  const turn = found.deps;
   // The header's display name, else the contact's name, else the bare address (never "<addr>").
   const name = e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '') || contact?.name || address;
   const team = isTeamMail(e.from, e.dmarc, deps.settings.teamDomains ?? []);
-  const create = (): Conversation => ({
-    id: convId,
-    // A sender without a display name is titled by the subject alone, not "<addr>: subject".
-    title: (name.includes('@') ? e.subject || name : `${name}: ${e.subject}`).slice(0, 80),
-    source: 'email',
-    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from, ...(team ? { internal: true } : {}) },
-    preview: `${name}: ${e.subject}`.slice(0, PREVIEW_CHARS),
-    createdAt: at,
-    updatedAt: at,
-    lastMessageAt: primary.occurredAt,
-    createdBy: 'system',
-    triggerKey: key,
-    channels: ['email'],
-    pendingCount: 0,
-    readBy: {},
-  });
   const inbound = events.map((ev) => ({
     id: `m_${ev.id}`,
     text: `${ev.payload.subject}\n\n${ev.payload.text}`,
@@ -411,9 +448,10 @@ async function inboundEmail(
     email: { from: ev.payload.from, subject: ev.payload.subject },
   }));
   // A newer email from outside withdraws the thread's waiting draft; team mail is a request, not news.
-  if (!team) await supersedeForNewerInbound(deps, existing, name, e.subject || e.text, `run_${primary.id}`);
+  if (!team)
+    await supersedeForNewerInbound(turn, found.existing, name, e.subject || e.text, `run_${primary.id}`);
   // Team mail is a request from one of us: no classifier, no lead facts, no acknowledgement.
-  const triage = team ? undefined : await safeTriage(deps, emailTriageText(e.subject, e.text));
+  const triage = team ? undefined : await safeTriage(turn, emailTriageText(e.subject, e.text));
   const trigger: Trigger = {
     kind: 'inbound_email',
     email: e,
@@ -422,55 +460,79 @@ async function inboundEmail(
     ...(team ? { team: true } : {}),
     ...(found.existing?.lead ? { lead: found.existing.lead } : {}),
   };
-  const isLead = !team && (e.source === 'leads' || triage?.triageClass === 'lead');
-
-  const recorder =
-    deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
   // A lead is a lead wherever it writes: the listing site's address or the general inbox.
-  if ((e.source === 'leads' || triage?.triageClass === 'lead') && recorder) {
-    // The lead's own claims become facts about the lead before triage asks the policy about them.
-    for (const ev of events) {
-      const r = await recordLeadFromEmail(recorder, {
-        conversationId: convId,
-        email: ev.payload,
-        timezone: deps.settings.timezone,
-        now: deps.clock(),
-      });
-      deps.log.info('lead.facts_recorded', {
-        conversationId: convId,
-        messageId: ev.payload.messageId,
-        recorded: r.recorded.length,
-        skipped: r.skipped,
-        focused: r.focused,
-      });
-    }
-  }
-  const out = await driveRun(deps, {
-    conversation: { id: convId, create, inbound },
+  const isLead = !team && (e.source === 'leads' || triage?.triageClass === 'lead');
+  if (e.source === 'leads' || triage?.triageClass === 'lead')
+    await recordLeadFacts(turn, found.convId, events);
+  const out = await driveRun(turn, {
+    conversation: {
+      id: found.convId,
+      create: () => emailConversation(turn, { convId: found.convId, primary, key, name, team }),
+      inbound,
+    },
     trigger,
     runId: `run_${primary.id}`,
     eventIds: events.map((x) => x.id),
     key: primary.key,
   });
-  await adoptPersonThread(threadDeps(outer), {
-    conversationId: convId,
-    thread: found.thread,
+  await afterInbound(deps, found, {
     channelKey: key,
     channel: 'email',
-  });
-  // Lead state (follow #20): a lead who writes puts the ball in our court, unless booked or out.
-  await leadWroteUs(outer, {
-    conversationId: convId,
-    before: found.existing?.lead,
     isLead,
-    by: 'switchboard',
-  });
-  await assignByProperty(outer, {
-    ...(existing ? { conversation: existing } : {}),
-    conversationId: convId,
     text: `${e.subject} ${e.text}`,
   });
   return out;
+}
+
+function emailConversation(
+  deps: RunEventGroupDeps,
+  c: { convId: string; primary: EventOf<'email.received'>; key: string; name: string; team: boolean },
+): Conversation {
+  const at = deps.clock().toISOString();
+  const { name } = c;
+  const e = c.primary.payload;
+  return {
+    id: c.convId,
+    // A sender without a display name is titled by the subject alone, not "<addr>: subject".
+    title: (name.includes('@') ? e.subject || name : `${name}: ${e.subject}`).slice(0, 80),
+    source: 'email',
+    contact: { name, email: e.from.match(/<(.+)>/)?.[1] ?? e.from, ...(c.team ? { internal: true } : {}) },
+    preview: `${name}: ${e.subject}`.slice(0, PREVIEW_CHARS),
+    createdAt: at,
+    updatedAt: at,
+    lastMessageAt: c.primary.occurredAt,
+    createdBy: 'system',
+    triggerKey: c.key,
+    channels: ['email'],
+    pendingCount: 0,
+    readBy: {},
+  };
+}
+
+/** The lead's own claims become facts about the lead before triage asks the policy about them. */
+async function recordLeadFacts(
+  deps: RunEventGroupDeps,
+  conversationId: string,
+  events: Array<EventOf<'email.received'>>,
+) {
+  const recorder =
+    deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
+  if (!recorder) return;
+  for (const ev of events) {
+    const r = await recordLeadFromEmail(recorder, {
+      conversationId,
+      email: ev.payload,
+      timezone: deps.settings.timezone,
+      now: deps.clock(),
+    });
+    deps.log.info('lead.facts_recorded', {
+      conversationId,
+      messageId: ev.payload.messageId,
+      recorded: r.recorded.length,
+      skipped: r.skipped,
+      focused: r.focused,
+    });
+  }
 }
 
 const threadDeps = (deps: RunEventGroupDeps) => ({

@@ -4,7 +4,7 @@ import { childNodes, contextFor, reviewReason, validatePlan } from '../domain/re
 import { AppError, isAppError } from '../errors';
 import type { ResearchGraph } from '../ports/research-store';
 import type { PlanEdits } from '../research/brain';
-import { enqueueStep, type ResearchDeps } from '../research/engine-deps';
+import { enqueueStep, enqueueSteps, type ResearchDeps } from '../research/engine-deps';
 import { announceReview } from '../research/review-message';
 import { finalizeResearch } from './finalize-research';
 
@@ -191,18 +191,21 @@ export async function materializePlan(
   });
   if (made === 'over_budget')
     return fail(deps, graph, node, `budget: more than ${graph.task.budget.maxNodes} steps in the task`);
-  // One after another: a crash mid-way leaves a prefix sent, which the PLAN_DONE branch completes under the
-  // same ids (sent side by side, the crash sweep saw duplicate copies race in one round; kept sequential).
-  for (const c of children) if (c.status === 'READY') await enqueueStep(deps, c, 'run');
+  // A crash part-way leaves some sent: the PLAN_DONE branch of a redelivery re-sends every READY child
+  // under the same ids, and a copy that finds its child claimed or done does nothing new.
+  await enqueueSteps(
+    deps,
+    children.filter((c) => c.status === 'READY'),
+    'run',
+  );
   await publish(deps, node, 'PLAN_DONE');
   return { outcome: `node ${node.id} planned ${children.length} steps` };
 }
 
 async function enqueueReadyChildren(deps: EngineDeps, taskId: string, nodeId: string) {
   const graph = await deps.research.load(taskId);
-  for (const c of graph?.nodes ?? [])
-    if (c.parentId === nodeId && c.status === 'READY')
-      await enqueueStep(deps, c, 'run', { attempt: c.attempts });
+  const ready = (graph?.nodes ?? []).filter((c) => c.parentId === nodeId && c.status === 'READY');
+  await enqueueSteps(deps, ready, 'run');
 }
 
 async function retryOrFail(deps: ResearchDeps, graph: ResearchGraph, node: ResearchNode, e: unknown) {
@@ -257,7 +260,8 @@ async function complete(
  * A finished node counts itself off each dependent and off its parent. The decrement is conditional on the
  * node not being counted yet; the transition that follows a zero is conditional on the old status, so one
  * caller wins and enqueues. A repeat (redelivery after a crash) that finds its count already applied and
- * the target already moved re-sends the step under the same message id: the ledger drops a real duplicate.
+ * the target already moved re-sends the step under the same message id: a copy of a step that already ran
+ * finds its node further on and does nothing new (run and aggregate steps skip the event ledger).
  */
 export async function propagate(deps: EngineDeps, graph: ResearchGraph, node: ResearchNode) {
   const taskId = graph.task.id;

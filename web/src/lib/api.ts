@@ -148,6 +148,8 @@ export function createApi(getToken: GetToken) {
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/redraft`, decisionResponse, {
         instruction,
       }),
+    claim: (cid: string, aid: string) =>
+      request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/claim`, decisionResponse, {}),
     answer: (
       cid: string,
       aid: string,

@@ -4,6 +4,7 @@ import { classLine, greeting } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { find, firstContact, lookalikeHint, outcome } from './helpers';
 import { questionKeywords, teamQuestion } from './intents/team-question';
+import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 const AUTOMATED = /(no-?reply|notifications?|mailer-daemon|newsletter|donotreply)@/i;
 
@@ -36,7 +37,16 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
   }
   const send = find(obs, 'send_email');
   if (!send) {
-    const body = `${greeting(name.includes('@') ? undefined : name)}\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`;
+    const reads = skillRead(input, 'inbound_email');
+    if (reads.length) return { kind: 'calls', calls: reads };
+    const skill = loadedSkill(input);
+    const skip = skillSaysNoReply(skill, t.triage?.triageClass);
+    if (skip) return { kind: 'no_action', reason: skip };
+    const { text: body, note } = followSkill(
+      `${greeting(name.includes('@') ? undefined : name)}\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`,
+      skill,
+      t.triage?.triageClass,
+    );
     const why = classLine(t.triage);
     return {
       kind: 'calls',
@@ -50,7 +60,7 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
             threadId: e.threadId,
             ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
           },
-          reason: `Acknowledge ${name}'s email${mightBe}${why ? ` · ${why}` : ''}`,
+          reason: `Acknowledge ${name}'s email${mightBe}${why ? ` · ${why}` : ''}${note}`,
         },
       ],
     };

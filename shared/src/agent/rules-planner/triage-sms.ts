@@ -10,6 +10,7 @@ import {
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { find, firstContact, outcome } from './helpers';
+import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
 const CLOSING_WORDS =
@@ -72,18 +73,26 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
         ? [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }]
         : []),
       ...slotRead(input, t),
+      ...skillRead(input, 'inbound_sms'),
     ];
     if (reads.length) return { kind: 'calls', calls: reads };
+    const skill = loadedSkill(input);
+    const skip = t.urgent ? undefined : skillSaysNoReply(skill, t.triage?.triageClass);
+    if (skip) return { kind: 'no_action', reason: skip };
     const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
-    const ack = smsReply(t.triage, contact.name, t.urgent, facts, slotsOf(obs));
+    const ack = followSkill(
+      smsReply(t.triage, contact.name, t.urgent, facts, slotsOf(obs)),
+      skill,
+      t.triage?.triageClass,
+    );
     const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
       calls: [
         {
           name: 'send_message',
-          args: { to: t.from, text: ack },
-          reason: `Acknowledge ${who}'s text${why ? ` · ${why}` : ''}`,
+          args: { to: t.from, text: ack.text },
+          reason: `Acknowledge ${who}'s text${why ? ` · ${why}` : ''}${ack.note}`,
         },
       ],
     };

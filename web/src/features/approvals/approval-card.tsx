@@ -13,6 +13,7 @@ import { type ContactLike, DraftField, OtherArgs, Recipients } from './card-fiel
 import { Insights } from './card-insights';
 import { CardQuestions } from './card-questions';
 import { Outcome, StatusChip } from './card-status';
+import { CardTeam } from './card-team';
 import { DecisionBar } from './decision-bar';
 import { RetryButton } from './retry-button';
 import { toolView } from './tool-views';
@@ -45,11 +46,15 @@ export function ApprovalCard({
   const [draft, setDraft] = useState<Record<string, string>>(() =>
     Object.fromEntries(editable.map((k) => [k, String(action.args[k])])),
   );
-  const { busy, error, notice, lost, decide } = useDecision(action, onDecided);
+  const editedNow = () => editable.some((k) => draft[k] !== action.args[k]);
+  const myDraft = () => editable.map((k) => draft[k] ?? '').join('\n\n');
+  const { busy, error, notice, lost, decide } = useDecision(action, onDecided, () =>
+    editedNow() ? { text: myDraft(), what: 'edit' } : undefined,
+  );
   const ids = useId();
 
   const pending = action.status === 'PENDING';
-  const edited = editable.some((k) => draft[k] !== action.args[k]);
+  const edited = editedNow();
   const emptyField = editable.find((k) => !draft[k]?.trim());
   const scheduled = action.tool === 'schedule_followup';
   const others = Object.entries(action.args).filter(
@@ -73,6 +78,7 @@ export function ApprovalCard({
           <StatusChip action={action} />
         </div>
       </header>
+      <CardTeam action={action} onChanged={onDecided} />
       <Recipients action={action} view={view} contact={contact} />
       {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
       {answers?.channel === 'email' && action.tool === 'send_email' && <AnsweredEmail message={answers} />}
@@ -110,7 +116,7 @@ export function ApprovalCard({
       <Outcome action={action} />
       <RetryButton action={action} onRetried={onDecided} />
       <Messages notice={notice} error={error} />
-      {lost && edited && <LostEdit draft={editable.map((k) => draft[k] ?? '').join('\n\n')} />}
+      {lost && <LostEdit text={lost.text} what={lost.what} />}
       {pending && (
         <DecisionBar
           id={ids}
@@ -120,13 +126,22 @@ export function ApprovalCard({
           onApprove={() =>
             void decide(
               { kind: 'approve', ...(edited ? { editedArgs: { ...action.args, ...draft } } : {}) },
-              { edited },
+              edited ? { text: myDraft(), what: 'edit' } : undefined,
             )
           }
           onDeny={(reason, again) =>
-            void decide({ kind: 'deny', ...(reason ? { reason, redraft: again } : {}) }, { edited })
+            void decide(
+              { kind: 'deny', ...(reason ? { reason, redraft: again } : {}) },
+              reason
+                ? { text: reason, what: 'reason' }
+                : edited
+                  ? { text: myDraft(), what: 'edit' }
+                  : undefined,
+            )
           }
-          onRedraft={(instruction) => void decide({ kind: 'redraft', instruction }, { edited })}
+          onRedraft={(instruction) =>
+            void decide({ kind: 'redraft', instruction }, { text: instruction, what: 'instruction' })
+          }
         />
       )}
     </article>
@@ -168,23 +183,23 @@ function RedraftNote({ redraft, pending }: { redraft: CardRedraft; pending: bool
   );
 }
 
-/** The losing decider's own edit, kept to copy (it was not sent: someone else decided first). */
-function LostEdit({ draft }: { draft: string }) {
+/** The losing decider's own words, kept to copy (not used: someone else decided first). */
+function LostEdit({ text, what }: { text: string; what: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="lost-edit">
-      <p className="draft readonly">{draft}</p>
+      <p className="draft readonly">{text}</p>
       <button
         type="button"
         className="btn btn-small btn-ghost"
         onClick={() =>
-          void navigator.clipboard?.writeText(draft).then(
+          void navigator.clipboard?.writeText(text).then(
             () => setCopied(true),
             () => setCopied(false),
           )
         }
       >
-        {copied ? 'Copied' : 'Copy my edit'}
+        {copied ? 'Copied' : `Copy my ${what}`}
       </button>
     </div>
   );

@@ -1,22 +1,19 @@
-import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport } from 'ai';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { type ChatUIMessage, chatDataPartSchemas } from '../../../../shared/src/contracts/api';
+import { useEffect, useRef } from 'react';
 import { Shell } from '../../components/shell';
 import { Banner, EmptyState, ErrorState, Loading } from '../../components/states';
 import { ApiError, describeError } from '../../lib/api';
 import { formatPhone } from '../../lib/format';
 import { loadWithOfflineCopy } from '../../lib/offline-store';
-import { chatPath, Link, navigate } from '../../lib/router';
-import { signedBodyFetch } from '../../lib/signed-fetch';
+import { Link } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
-import { useApi, useAuth, useMe } from '../auth/auth-context';
+import { useApi, useMe } from '../auth/auth-context';
 import { ConversationActions } from '../conversations/conversation-actions';
 import { contactName } from '../conversations/source-icon';
 import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
 import { LiveTurn } from './live-turn';
 import { Timeline } from './timeline';
+import { type ChatTurnScreen, useChatTurn, useChatTurnRefs } from './use-chat-turn';
 
 /** The open conversation is kept for offline use; only the last one opened (a phone holds little else). */
 async function lastConversation<T extends { conversation: { id: string } }>(
@@ -40,6 +37,9 @@ function scrollAboveComposer(end: HTMLElement) {
 
 const SOURCE_LABEL = { sms: 'Text messages', email: 'Email', chat: 'Team chat' } as const;
 
+type Detail = Awaited<ReturnType<ReturnType<typeof useApi>['conversation']>>;
+type ChatTurn = ReturnType<typeof useChatTurn>;
+
 /**
  * One conversation (or a new chat when there is no id). The stored conversation is the truth and is polled
  * while visible; a turn the person sends is streamed live through useChat and, once it ends, folded back
@@ -47,66 +47,66 @@ const SOURCE_LABEL = { sms: 'Text messages', email: 'Email', chat: 'Team chat' }
  */
 export function ChatScreen({ id }: { id?: string }) {
   const api = useApi();
-  const auth = useAuth();
   const me = useMe();
-  const idRef = useRef(id);
-  idRef.current = id;
-  const reloadRef = useRef<() => Promise<unknown>>(async () => undefined);
-  const clearLiveOnLoad = useRef(false);
-  const [sendError, setSendError] = useState<string | null>(null);
-  const [restoreText, setRestoreText] = useState<{ text: string; n: number } | null>(null);
+  const refs = useChatTurnRefs(id);
+  const turn = useChatTurn(refs);
+  const { chat, busy } = turn;
+  const detail = useConversationDetail(id, busy, refs, chat.setMessages);
+  const data = detail.data ?? undefined;
 
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<ChatUIMessage>({
-        api: '/api/chat',
-        // Behind CloudFront OAC: session beside the signature, and the body's hash for the signature.
-        fetch: signedBodyFetch,
-        headers: async (): Promise<Record<string, string>> => {
-          const token = await auth.getToken();
-          return token ? { authorization: `Bearer ${token}` } : {};
-        },
-        // The server keeps the history; a turn is just the new text and which conversation it belongs to.
-        prepareSendMessagesRequest: ({ messages }) => {
-          const last = messages.at(-1);
-          const text = last?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-          return { body: { text, ...(idRef.current ? { conversationId: idRef.current } : {}) } };
-        },
-      }),
-    [auth],
+  const unread = data?.conversation.unread;
+  const lastMessageAt = data?.conversation.lastMessageAt;
+  useEffect(() => {
+    if (id && unread && lastMessageAt) void api.markRead(id).catch(() => undefined);
+  }, [api, id, unread, lastMessageAt]);
+
+  const bottom = useLandingScroll(id, data, chat.messages.length);
+  const onDecided = () => void detail.reload();
+  const notFound = detail.error instanceof ApiError && detail.error.status === 404;
+  const conversation = data?.conversation;
+  const title = conversation ? contactName(conversation) : id ? 'Conversation' : 'New chat';
+  // Until the first chunk arrives (behind API Gateway the whole answer arrives at once) and while a run
+  // started elsewhere (an inbound text, a decision) is still going.
+  const working = chat.status === 'submitted' || (!busy && data?.run?.status === 'running');
+
+  return (
+    <Shell
+      title={title}
+      subtitle={conversation ? conversationSubtitle(conversation) : undefined}
+      back="/"
+      tabs={false}
+      actions={
+        conversation && (
+          <ConversationActions conversation={conversation} onError={(m) => turn.setSendError(m)} />
+        )
+      }
+      footer={!notFound && <ChatComposer id={id} data={data} turn={turn} />}
+    >
+      <ChatStates id={id} detail={detail} liveCount={chat.messages.length} notFound={notFound} />
+      {data?.followups?.length ? <FollowUpList followups={data.followups} onChanged={onDecided} /> : null}
+      {data && <Timeline detail={data} meId={me.id} onDecided={onDecided} />}
+      {chat.messages.length > 0 && (
+        <LiveTurn messages={chat.messages} contact={conversation?.contact} onDecided={onDecided} />
+      )}
+      {working && <WorkingNote />}
+      {turn.sendError && <Banner kind="error">{turn.sendError}</Banner>}
+      <div ref={bottom} />
+    </Shell>
   );
+}
 
-  const chat = useChat<ChatUIMessage>({
-    transport,
-    dataPartSchemas: chatDataPartSchemas,
-    onFinish: ({ message, isError }) => {
-      if (isError) return;
-      const run = message.parts.find((p) => p.type === 'data-run');
-      const conversationId = run?.type === 'data-run' ? run.data.conversationId : undefined;
-      clearLiveOnLoad.current = true;
-      if (conversationId && conversationId !== idRef.current)
-        navigate(chatPath(conversationId), { replace: true });
-      else void reloadRef.current();
-    },
-    onError: (e) => {
-      setSendError(describeError(e));
-      // A refused turn (4xx: e.g. the conversation got locked meanwhile) was not stored: give the text back.
-      const status = (e as { statusCode?: number }).statusCode;
-      const last = chat.messages.at(-1);
-      if (status && status < 500 && last?.role === 'user') {
-        const text = last.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-        setRestoreText((r) => ({ text, n: (r?.n ?? 0) + 1 }));
-      }
-      if (idRef.current) {
-        clearLiveOnLoad.current = true;
-        void reloadRef.current();
-      } else {
-        chat.setMessages([]);
-      }
-    },
-  });
-  const busy = chat.status === 'submitted' || chat.status === 'streaming';
-
+/**
+ * The stored conversation, polled while visible (not while a turn streams) and on live updates. A finished
+ * turn is replaced by the stored records as soon as they have been reloaded (`setLive([])`).
+ */
+function useConversationDetail(
+  id: string | undefined,
+  busy: boolean,
+  refs: ChatTurnScreen,
+  setLive: ChatTurn['chat']['setMessages'],
+) {
+  const api = useApi();
+  const { idRef, reloadRef, clearLiveOnLoad } = refs;
   const detail = useResource(
     () => (id ? lastConversation(id, () => api.conversation(id)) : Promise.resolve(null)),
     `conversation:${id ?? 'new'}`,
@@ -117,27 +117,23 @@ export function ChatScreen({ id }: { id?: string }) {
     },
   );
   reloadRef.current = detail.reload;
-  const data = detail.data ?? undefined;
-
-  // A finished turn is replaced by the stored records as soon as they have been reloaded.
-  const setLive = chat.setMessages;
+  const data = detail.data;
   useEffect(() => {
     if (!data || !clearLiveOnLoad.current) return;
     clearLiveOnLoad.current = false;
     setLive([]);
-  }, [data, setLive]);
+  }, [data, setLive, clearLiveOnLoad]);
+  return detail;
+}
 
-  const unread = data?.conversation.unread;
-  const lastMessageAt = data?.conversation.lastMessageAt;
-  useEffect(() => {
-    if (id && unread && lastMessageAt) void api.markRead(id).catch(() => undefined);
-  }, [api, id, unread, lastMessageAt]);
-
-  // First load: land on the card that waits for a decision (a notification deep link is about it);
-  // afterwards follow new messages to the bottom.
+/**
+ * First load: land on the card that waits for a decision (a notification deep link is about it);
+ * afterwards follow new messages to the bottom. Returns the ref of the end marker.
+ */
+function useLandingScroll(id: string | undefined, data: Detail | null | undefined, liveCount: number) {
   const bottom = useRef<HTMLDivElement>(null);
   const landed = useRef<string | undefined>(undefined);
-  const count = (data?.messages.length ?? 0) + (data?.actions.length ?? 0) + chat.messages.length;
+  const count = (data?.messages.length ?? 0) + (data?.actions.length ?? 0) + liveCount;
   useEffect(() => {
     if (count === 0) return;
     const pendingCard =
@@ -146,57 +142,57 @@ export function ChatScreen({ id }: { id?: string }) {
     if (pendingCard) pendingCard.scrollIntoView({ block: 'start' });
     else if (bottom.current) scrollAboveComposer(bottom.current);
   }, [count, id, data]);
+  return bottom;
+}
 
-  const onDecided = () => void detail.reload();
-  const notFound = detail.error instanceof ApiError && detail.error.status === 404;
-  const conversation = data?.conversation;
-  const title = conversation ? contactName(conversation) : id ? 'Conversation' : 'New chat';
-  const subtitle = conversation
-    ? [
-        SOURCE_LABEL[conversation.source],
-        conversation.contact?.name && conversation.contact.phone
-          ? formatPhone(conversation.contact.phone)
-          : undefined,
-        // Where a lead stands (follow #20): "Lead: waiting on us".
-        conversation.lead ? `Lead: ${conversation.lead.state.replace(/_/g, ' ')}` : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · ')
-    : undefined;
-  // Until the first chunk arrives (behind API Gateway the whole answer arrives at once) and while a run
-  // started elsewhere (an inbound text, a decision) is still going.
-  const working = chat.status === 'submitted' || (!busy && data?.run?.status === 'running');
+function conversationSubtitle(conversation: Detail['conversation']) {
+  return [
+    SOURCE_LABEL[conversation.source],
+    conversation.contact?.name && conversation.contact.phone
+      ? formatPhone(conversation.contact.phone)
+      : undefined,
+    // Where a lead stands (follow #20): "Lead: waiting on us".
+    conversation.lead ? `Lead: ${conversation.lead.state.replace(/_/g, ' ')}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
 
+function ChatComposer({ id, data, turn }: { id?: string; data: Detail | undefined; turn: ChatTurn }) {
+  const { restoreText, chat } = turn;
   return (
-    <Shell
-      title={title}
-      subtitle={subtitle}
-      back="/"
-      tabs={false}
-      actions={
-        conversation && <ConversationActions conversation={conversation} onError={(m) => setSendError(m)} />
+    <Composer
+      key={restoreText?.n ?? 0}
+      initialText={restoreText?.text ?? ''}
+      lock={data?.lock ?? null}
+      busy={turn.busy || (Boolean(id) && !data)}
+      onSend={(text) => {
+        turn.setSendError(null);
+        void chat.sendMessage({ text });
+      }}
+      onShowCard={(actionId) =>
+        document.getElementById(`card-${actionId}`)?.scrollIntoView({ behavior: 'smooth', block: 'center' })
       }
-      footer={
-        !notFound && (
-          <Composer
-            key={restoreText?.n ?? 0}
-            initialText={restoreText?.text ?? ''}
-            lock={data?.lock ?? null}
-            busy={busy || (Boolean(id) && !data)}
-            onSend={(text) => {
-              setSendError(null);
-              void chat.sendMessage({ text });
-            }}
-            onShowCard={(actionId) =>
-              document
-                .getElementById(`card-${actionId}`)
-                ?.scrollIntoView({ behavior: 'smooth', block: 'center' })
-            }
-          />
-        )
-      }
-    >
-      {!id && chat.messages.length === 0 && (
+    />
+  );
+}
+
+/** Empty, loading, missing and failed states of the conversation pane. */
+function ChatStates({
+  id,
+  detail,
+  liveCount,
+  notFound,
+}: {
+  id?: string;
+  detail: ReturnType<typeof useConversationDetail>;
+  liveCount: number;
+  notFound: boolean;
+}) {
+  const data = detail.data ?? undefined;
+  return (
+    <>
+      {!id && liveCount === 0 && (
         <EmptyState title="Ask Switchboard">
           <p>
             It can text or email someone for you (you approve before anything is sent), put things on the
@@ -217,26 +213,22 @@ export function ChatScreen({ id }: { id?: string }) {
       {data && detail.error !== undefined && (
         <Banner kind="error">Could not refresh: {describeError(detail.error)}</Banner>
       )}
-      {data && data.messages.length === 0 && data.actions.length === 0 && chat.messages.length === 0 && (
+      {data && data.messages.length === 0 && data.actions.length === 0 && liveCount === 0 && (
         <EmptyState title="Nothing here yet" />
       )}
-      {data?.followups?.length ? <FollowUpList followups={data.followups} onChanged={onDecided} /> : null}
-      {data && <Timeline detail={data} meId={me.id} onDecided={onDecided} />}
-      {chat.messages.length > 0 && (
-        <LiveTurn messages={chat.messages} contact={conversation?.contact} onDecided={onDecided} />
-      )}
-      {working && (
-        <p className="progress-note" role="status">
-          <span className="typing" aria-hidden="true">
-            <i />
-            <i />
-            <i />
-          </span>
-          Switchboard is working…
-        </p>
-      )}
-      {sendError && <Banner kind="error">{sendError}</Banner>}
-      <div ref={bottom} />
-    </Shell>
+    </>
+  );
+}
+
+function WorkingNote() {
+  return (
+    <p className="progress-note" role="status">
+      <span className="typing" aria-hidden="true">
+        <i />
+        <i />
+        <i />
+      </span>
+      Switchboard is working…
+    </p>
   );
 }

@@ -27,8 +27,57 @@ const FILTERS: Array<{ id: InboxFilter; label: string }> = [
  * waiting, then the rest by time; filters, search, and older pages on demand.
  */
 export function ConversationList({ selectedId }: { selectedId?: string | undefined } = {}) {
-  const api = useApi();
   const [filter, setFilter] = useState<InboxFilter>('all');
+  const inbox = useInboxPages(filter);
+  const { list, items, nextCursor } = inbox;
+  useKeepPlace(items);
+
+  return (
+    <Shell
+      title="Inbox"
+      subtitle={inbox.waiting > 0 ? `${inbox.waiting} waiting for approval` : undefined}
+      actions={
+        <button type="button" className="icon-btn" aria-label="Refresh" onClick={() => void list.reload()}>
+          <RefreshIcon />
+        </button>
+      }
+    >
+      <NotificationPrompt />
+      <InboxSearch />
+      <FilterChips
+        filter={filter}
+        onFilter={(f) => {
+          setFilter(f);
+          inbox.resetOlder();
+        }}
+      />
+      {list.loading && !items && <Loading label="Loading conversations…" />}
+      {list.error !== undefined && !items && (
+        <ErrorState message={describeError(list.error)} onRetry={() => void list.reload()} />
+      )}
+      {list.error !== undefined && items && (
+        <Banner kind="error">Could not refresh: {describeError(list.error)}</Banner>
+      )}
+      {items && items.length === 0 && <EmptyInbox filter={filter} />}
+      {items && items.length > 0 && (
+        <ul className="conv-list">
+          {items.map((c) => (
+            <ConversationRow key={c.id} c={c} selected={c.id === selectedId} />
+          ))}
+        </ul>
+      )}
+      {nextCursor && (
+        <button type="button" className="btn load-more" onClick={() => void inbox.loadOlder()}>
+          Show older conversations
+        </button>
+      )}
+    </Shell>
+  );
+}
+
+/** The first page (polled, and refreshed on live updates) plus the older pages the person asked for. */
+function useInboxPages(filter: InboxFilter) {
+  const api = useApi();
   const [older, setOlder] = useState<{ items: ConversationSummary[]; cursor?: string } | null>(null);
   const list = useResource(
     // Only the default view is kept for offline use.
@@ -42,8 +91,6 @@ export function ConversationList({ selectedId }: { selectedId?: string | undefin
   const first = list.data?.conversations;
   const items = first ? [...first, ...(older?.items ?? [])] : undefined;
   const nextCursor = older ? older.cursor : list.data?.nextCursor;
-  const waiting = first?.reduce((n, c) => n + c.pendingCount, 0) ?? 0;
-  useKeepPlace(items);
   const loadOlder = async () => {
     if (!nextCursor) return;
     const page = await api.conversations({ filter, cursor: nextCursor });
@@ -52,68 +99,47 @@ export function ConversationList({ selectedId }: { selectedId?: string | undefin
       ...(page.nextCursor ? { cursor: page.nextCursor } : {}),
     }));
   };
+  return {
+    list,
+    items,
+    nextCursor,
+    waiting: first?.reduce((n, c) => n + c.pendingCount, 0) ?? 0,
+    loadOlder,
+    resetOlder: () => setOlder(null),
+  };
+}
 
+function FilterChips({ filter, onFilter }: { filter: InboxFilter; onFilter: (f: InboxFilter) => void }) {
   return (
-    <Shell
-      title="Inbox"
-      subtitle={waiting > 0 ? `${waiting} waiting for approval` : undefined}
-      actions={
-        <button type="button" className="icon-btn" aria-label="Refresh" onClick={() => void list.reload()}>
-          <RefreshIcon />
+    <fieldset className="filters">
+      <legend className="visually-hidden">Show</legend>
+      {FILTERS.map((f) => (
+        <button
+          key={f.id}
+          type="button"
+          className={`filter-chip${filter === f.id ? ' active' : ''}`}
+          aria-pressed={filter === f.id}
+          onClick={() => onFilter(f.id)}
+        >
+          {f.label}
         </button>
-      }
-    >
-      <NotificationPrompt />
-      <InboxSearch />
-      <fieldset className="filters">
-        <legend className="visually-hidden">Show</legend>
-        {FILTERS.map((f) => (
-          <button
-            key={f.id}
-            type="button"
-            className={`filter-chip${filter === f.id ? ' active' : ''}`}
-            aria-pressed={filter === f.id}
-            onClick={() => {
-              setFilter(f.id);
-              setOlder(null);
-            }}
-          >
-            {f.label}
-          </button>
-        ))}
-      </fieldset>
-      {list.loading && !items && <Loading label="Loading conversations…" />}
-      {list.error !== undefined && !items && (
-        <ErrorState message={describeError(list.error)} onRetry={() => void list.reload()} />
+      ))}
+    </fieldset>
+  );
+}
+
+function EmptyInbox({ filter }: { filter: InboxFilter }) {
+  return (
+    <EmptyState title={filter === 'all' ? 'No conversations yet' : 'Nothing here'}>
+      {filter === 'all' ? (
+        <>
+          Texts and emails the assistant handles show up here, and so do your chats.{' '}
+          <Link href="/chat">Start a chat</Link>
+        </>
+      ) : (
+        'No conversation matches this filter.'
       )}
-      {list.error !== undefined && items && (
-        <Banner kind="error">Could not refresh: {describeError(list.error)}</Banner>
-      )}
-      {items && items.length === 0 && (
-        <EmptyState title={filter === 'all' ? 'No conversations yet' : 'Nothing here'}>
-          {filter === 'all' ? (
-            <>
-              Texts and emails the assistant handles show up here, and so do your chats.{' '}
-              <Link href="/chat">Start a chat</Link>
-            </>
-          ) : (
-            'No conversation matches this filter.'
-          )}
-        </EmptyState>
-      )}
-      {items && items.length > 0 && (
-        <ul className="conv-list">
-          {items.map((c) => (
-            <ConversationRow key={c.id} c={c} selected={c.id === selectedId} />
-          ))}
-        </ul>
-      )}
-      {nextCursor && (
-        <button type="button" className="btn load-more" onClick={() => void loadOlder()}>
-          Show older conversations
-        </button>
-      )}
-    </Shell>
+    </EmptyState>
   );
 }
 

@@ -132,7 +132,10 @@ function PreferenceFields({ form, teamZone, set }: { form: Form; teamZone: strin
         ))}
       </datalist>
       <label className="field-label" htmlFor="pref-sig">
-        Signature on drafts you approve
+        Signature{' '}
+        <span className="muted">
+          (ends texts and emails you ask for, and drafts in conversations assigned to you)
+        </span>
       </label>
       <input
         id="pref-sig"
