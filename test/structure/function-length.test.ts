@@ -19,9 +19,10 @@ const SCOPE = [
 
 /**
  * Functions over the limit when this check landed, each to be split. The check fails on any function
- * not listed here, so the list can only shrink; remove an entry when its function is split.
+ * not listed here, so the list can only shrink; remove an entry when its function is split. Empty since
+ * the fifth session split the last sixteen: keep it empty.
  */
-const KNOWN_LONG = new Set(['web/src/features/approvals/approval-card.tsx:ApprovalCard']);
+const KNOWN_LONG = new Set<string>([]);
 
 interface LongFunction {
   key: string;
