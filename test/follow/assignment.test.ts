@@ -5,7 +5,7 @@ import { createWorld, emailEvent, MARIA, SAM, type Servers, smsEvent, startServe
 /**
  * Property assignment → conversation.assignee (issue 20): Sam says in his preferences that he handles 48 Elm
  * Ave; a lead email about it becomes his conversation (the inbox's "Mine"); a text that names no property
- * stays unassigned; an existing conversation keeps its assignee.
+ * stays unassigned until a later message names it; a conversation with an assignee keeps it.
  */
 let servers: Servers;
 beforeAll(async () => {
@@ -38,11 +38,15 @@ test('a message about a property someone handles makes the conversation theirs',
 
     await world.deliver(smsEvent(MARIA, 'The hallway light is out again', servers.clock()));
     expect((await world.conversationFor(`sms:${MARIA}`))?.assignee).toBeUndefined();
-    // Only a new conversation is assigned: a later text naming the property leaves the assignee as it is.
+    // The property becomes known later in an unassigned conversation: it becomes Sam's then.
     const maria = (await world.conversationFor(`sms:${MARIA}`))?.id as string;
-    await world.core.conversations.setThreadFields(maria, { assignee: 'u_alex' });
     servers.clock.advance(3 * 60_000);
     await world.deliver(smsEvent(MARIA, 'Also the door at 48 Elm Ave sticks', servers.clock()));
+    expect((await world.core.conversations.get(maria))?.assignee).toBe(SAM.id);
+    // A conversation someone already has keeps its assignee when a text names another's property.
+    await world.core.conversations.setThreadFields(maria, { assignee: 'u_alex' });
+    servers.clock.advance(3 * 60_000);
+    await world.deliver(smsEvent(MARIA, 'And the mailbox at 48 Elm Ave is broken', servers.clock()));
     expect((await world.core.conversations.get(maria))?.assignee).toBe('u_alex');
   } finally {
     await world.stop();

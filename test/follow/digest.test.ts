@@ -1,10 +1,22 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { composeDigest, digestConversationId, nextDigestAt } from '../../shared/src/domain/digest';
+import { NotFoundError } from '../../shared/src/errors';
+import { getConversation } from '../../shared/src/use-cases/get-conversation';
+import { listConversations } from '../../shared/src/use-cases/list-conversations';
 import { savePersonalPreferences } from '../../shared/src/use-cases/preferences';
 import { digestEvent, rescheduleDigest } from '../../shared/src/use-cases/run-digest';
 import { setLeadState } from '../../shared/src/use-cases/set-lead-state';
-import { createWorld, MARIA, SAM, type Servers, smsEvent, startServers, type World } from '../agent/harness';
+import {
+  ALEX,
+  createWorld,
+  MARIA,
+  SAM,
+  type Servers,
+  smsEvent,
+  startServers,
+  type World,
+} from '../agent/harness';
 
 /**
  * The daily digest (issue 20's Done-when: "the digest is sent at its hour"): a person sets an hour in their
@@ -73,6 +85,15 @@ test('at the hour Sam chose, Sam alone gets the digest by push; it is kept in hi
     expect(kept?.text).toContain('Cards waiting (1)');
     expect(kept?.text).toContain('Leads waiting on us (1)');
     expect((await world.core.conversations.get(digestConversationId(SAM.id)))?.assignee).toBe(SAM.id);
+    // The digest thread is Sam's own: in his inbox, in no one else's, and absent when Alex opens it.
+    const inbox = async (userId: string) =>
+      (await listConversations(world.core, { userId })).conversations.map((c) => c.id);
+    expect(await inbox(SAM.id)).toContain(digestConversationId(SAM.id));
+    expect(await inbox(ALEX.id)).not.toContain(digestConversationId(SAM.id));
+    expect(await inbox(ALEX.id)).toContain(lead);
+    await expect(
+      getConversation(world.core, { conversationId: digestConversationId(SAM.id), userId: ALEX.id }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     // Tomorrow's is set (the fired one deleted itself after completion).
     const next = digestTimers(world);
     expect(next).toHaveLength(1);

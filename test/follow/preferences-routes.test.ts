@@ -86,3 +86,46 @@ test('bad values are a clear 400 and change nothing', async () => {
   }
   expect((await h.call('PUT', '/api/me/preferences', { body: { digestHour: 7 } })).status).toBe(401);
 });
+
+test('a property someone starts handling makes the existing unassigned conversations about it theirs', async () => {
+  const at = new Date().toISOString();
+  const conv = (id: string, extra: Record<string, unknown>) =>
+    h.core.conversations.create({
+      id,
+      title: 'Someone',
+      source: 'sms',
+      preview: '…',
+      createdAt: at,
+      updatedAt: at,
+      lastMessageAt: at,
+      createdBy: 'system',
+      pendingCount: 0,
+      readBy: {},
+      ...extra,
+    });
+  await conv('c_pine_lead', {
+    title: 'Jordan Reyes',
+    source: 'email',
+    lead: { state: 'new', updatedAt: at, property: '7 Pine Ct' },
+  });
+  await conv('c_pine_text', {
+    title: 'Maria Lopez',
+    preview: 'Maria Lopez: the gate at 7 pine ct. is stuck',
+  });
+  await conv('c_pine_taken', { title: 'Tom Becker', preview: 'Tom: 7 Pine Ct heater', assignee: 'u_other' });
+  await conv('c_elsewhere', { title: 'David Kim', preview: 'David: 9 Birch Rd roof' });
+  const token = await h.token(`pat@oakproperties.example`);
+  const res = await h.call('PUT', '/api/me/preferences', { token, body: { properties: ['7 Pine Ct'] } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as {
+    assignedNow?: number;
+    team: { assignments: Array<{ userId: string; mine?: boolean }> };
+  };
+  expect(body.assignedNow).toBe(2);
+  const me = body.team.assignments.find((a) => a.mine)?.userId;
+  const assignee = async (id: string) => (await h.core.conversations.get(id))?.assignee;
+  expect(await assignee('c_pine_lead')).toBe(me);
+  expect(await assignee('c_pine_text')).toBe(me);
+  expect(await assignee('c_pine_taken')).toBe('u_other');
+  expect(await assignee('c_elsewhere')).toBeUndefined();
+});

@@ -19,16 +19,10 @@ const SCOPE = [
 
 /**
  * Functions over the limit when this check landed, each to be split. The check fails on any function
- * not listed here, so the list can only shrink; remove an entry when its function is split.
+ * not listed here, so the list can only shrink; remove an entry when its function is split. Empty since
+ * the fifth session split the last sixteen: keep it empty.
  */
-const KNOWN_LONG = new Set([
-  'web/src/features/admin/admin-screen.tsx:Instructions',
-  'web/src/features/workspace-files/file-editor.tsx:FileEditor',
-  'web/src/features/push/PushSettings.tsx:PushSettings',
-  'web/src/features/approvals/approval-card.tsx:ApprovalCard',
-  'web/src/features/chat/live-turn.tsx:LiveTurn',
-  'web/src/features/research/research-card.tsx:ResearchCard',
-]);
+const KNOWN_LONG = new Set<string>([]);
 
 interface LongFunction {
   key: string;

@@ -5,6 +5,7 @@ import {
   savePersonalPreferencesRequest,
 } from '../../../shared/src/contracts/preferences';
 import { nextDigestAt } from '../../../shared/src/domain/digest';
+import { assignExistingByProperty } from '../../../shared/src/use-cases/assign-conversation';
 import { readPreferences, savePersonalPreferences } from '../../../shared/src/use-cases/preferences';
 import { rescheduleDigest } from '../../../shared/src/use-cases/run-digest';
 import type { AppEnv } from '../app';
@@ -41,8 +42,15 @@ export function registerPreferenceRoutes(app: Hono<AppEnv>) {
       },
       { userId: me.id, ...saved },
     );
+    // Conversations already about a property they now handle become theirs too, not only new ones.
+    const assignedNow = patch.properties
+      ? await assignExistingByProperty(core, { userId: me.id, properties: patch.properties })
+      : 0;
     const prefs = await readPreferences(core, me.id);
-    return reply(c, preferencesResponse, view(prefs, me.id, core.config.TEAM_TIMEZONE, core.clock()));
+    return reply(c, preferencesResponse, {
+      ...view(prefs, me.id, core.config.TEAM_TIMEZONE, core.clock()),
+      ...(assignedNow ? { assignedNow } : {}),
+    });
   });
 }
 

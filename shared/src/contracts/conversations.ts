@@ -40,6 +40,11 @@ export const conversation = z.object({
   urgent: z.object({ at: z.string(), reason: z.string(), pagedAt: z.string().optional() }).optional(),
   /** Inbox #19: absent = open; done leaves the default view until something new arrives. */
   status: z.enum(['open', 'done', 'archived']).optional(),
+  /**
+   * A conversation that is one person's own, not the team's (follow #20: their daily digest): only that user
+   * id lists, searches or opens it. Absent = shared with the team, as every other conversation.
+   */
+  privateTo: z.string().optional(),
   /** Who said "I'm on it" on a card here last (user id, cards #18): the inbox's "Mine" and its marker. */
   claimedBy: z.string().optional(),
 });

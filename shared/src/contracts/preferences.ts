@@ -66,5 +66,7 @@ export const preferencesResponse = z.object({
   teamTimezone: z.string(),
   /** When the next digest is due for this person (ISO), if one is scheduled. */
   nextDigestAt: z.string().optional(),
+  /** On a save: how many existing conversations about the properties they handle just became theirs. */
+  assignedNow: z.number().int().min(0).optional(),
 });
 export type PreferencesResponse = z.infer<typeof preferencesResponse>;

@@ -23,7 +23,8 @@ export function digestTimerName(userId: string, at: Date): string {
 }
 
 /** The person's own digest thread: where the digest is kept, and where its push opens. */
-export const digestConversationId = (userId: string) => `c_digest_${userHash(userId)}`;
+export const DIGEST_CONVERSATION_PREFIX = 'c_digest_';
+export const digestConversationId = (userId: string) => `${DIGEST_CONVERSATION_PREFIX}${userHash(userId)}`;
 
 export interface DigestInput {
   now: Date;

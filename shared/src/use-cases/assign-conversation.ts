@@ -24,24 +24,33 @@ async function assignments(facts: FactStore, now: Date): Promise<PropertyAssignm
 
 /**
  * Property assignment → `conversation.assignee` (follow #20; the inbox's "Mine" and notification routing read
- * it): when a conversation is created (DESIGN §1) and its first message names a property someone handles (a
- * text, an email's subject or body), it becomes theirs. Only new conversations: an existing one keeps
- * whatever assignee it has, and its turns stay within the six-request budget (the assignments read is one
- * Query, cached 60 s per container, spent once per new conversation).
+ * it): when a conversation's message names a property someone handles (a text, an email's subject or body),
+ * or its lead's property is known, and the conversation has no assignee yet, it becomes theirs — a new
+ * conversation at its first message, an existing one when the property becomes known later. A conversation
+ * that has an assignee keeps it. Budget (DESIGN §2): the assignments read is one Query cached 60 s per
+ * container; an existing conversation spends it only when its message carries an address-like word ("12 Oak
+ * St", "#4B") or a lead property, so its plain turns stay within the six requests.
  */
 export async function assignByProperty(
   deps: AssignDeps,
   input: { conversation?: Conversation; conversationId: string; text: string },
 ): Promise<string | undefined> {
-  if (!deps.facts || input.conversation) return undefined;
+  const existing = input.conversation;
+  if (!deps.facts || existing?.assignee) return undefined;
+  const leadProperty = existing?.lead?.property ?? '';
+  if (existing && !leadProperty && !ADDRESS_LIKE.test(input.text)) return undefined;
   const all = await assignments(deps.facts, deps.clock());
   if (!all.length) return undefined;
-  const said = normalise(input.text);
+  const said = normalise(`${input.text} ${leadProperty}`);
   const found = all.find((a) => said.includes(normalise(a.property)));
-  if (!found || !(await deps.conversations.get(input.conversationId))) return undefined;
+  if (!found) return undefined;
+  if (!existing && !(await deps.conversations.get(input.conversationId))) return undefined;
   await deps.conversations.setThreadFields(input.conversationId, { assignee: found.userId });
   return found.userId;
 }
+
+/** A house number before a word ("12 Oak", "48b Elm") or a unit ("#4B", "unit 3"): a property may be named. */
+const ADDRESS_LIKE = /\b\d+[a-z]?\s+[a-z]|#\s?\d|\bunit\s+\w/i;
 
 /** "12 Oak St." and "12  oak st" are the same property: lower case, punctuation and runs of space folded. */
 const normalise = (s: string) =>
@@ -49,3 +58,28 @@ const normalise = (s: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9#]+/g, ' ')
     .trim()} `;
+
+/** How far back a newly handled property reaches: the inbox's first pages, not the whole history. */
+const RECENT_CONVERSATIONS = 200;
+
+/**
+ * A person starts handling a property (Settings → Preferences): the recent unassigned conversations already
+ * about it — its lead's property, or a title or preview that names it — become theirs too, not only the ones
+ * that start after. Runs on the API's save (no agent turn); a conversation with an assignee keeps it.
+ */
+export async function assignExistingByProperty(
+  deps: Pick<AssignDeps, 'conversations'>,
+  input: { userId: string; properties: string[] },
+): Promise<number> {
+  const wanted = input.properties.map(normalise).filter((p) => p.trim());
+  if (!wanted.length) return 0;
+  let assigned = 0;
+  for (const c of await deps.conversations.list({ limit: RECENT_CONVERSATIONS })) {
+    if (c.assignee || c.source === 'chat' || c.id.startsWith('c_digest_')) continue;
+    const about = normalise(`${c.lead?.property ?? ''} ${c.title} ${c.preview}`);
+    if (!wanted.some((p) => about.includes(p))) continue;
+    await deps.conversations.setThreadFields(c.id, { assignee: input.userId });
+    assigned++;
+  }
+  return assigned;
+}

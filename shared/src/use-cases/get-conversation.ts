@@ -1,6 +1,7 @@
 import type { ConversationDetail, RunView } from '../contracts/api';
 import type { PendingAction } from '../contracts/conversations';
 import type { Run } from '../contracts/runs';
+import { visibleTo } from '../domain/visibility';
 import { NotFoundError } from '../errors';
 import type { ActionStore } from '../ports/action-store';
 import type { ConversationStore } from '../ports/conversation-store';
@@ -24,7 +25,9 @@ export async function getConversation(
   input: { conversationId: string; userId: string },
 ): Promise<ConversationDetail> {
   const conversation = await deps.conversations.get(input.conversationId);
-  if (!conversation) throw new NotFoundError(`No conversation ${input.conversationId}`);
+  // Another person's own conversation (their digest) is answered as absent: its existence is theirs too.
+  if (!conversation || !visibleTo(conversation, input.userId))
+    throw new NotFoundError(`No conversation ${input.conversationId}`);
   const [messages, actions, active, followups] = await Promise.all([
     deps.conversations.listMessages(input.conversationId),
     deps.actions.listByConversation(input.conversationId),

@@ -1,5 +1,6 @@
 import type { ConversationSummary, InboxFilter } from '../contracts/api';
 import type { Conversation } from '../contracts/conversations';
+import { visibleTo } from '../domain/visibility';
 import type { ConversationStore } from '../ports/conversation-store';
 
 export interface ListConversationsDeps {
@@ -21,7 +22,9 @@ export async function listConversations(
   input: { userId: string; limit?: number; filter?: InboxFilter; cursor?: string },
 ): Promise<{ conversations: ConversationSummary[]; nextCursor?: string }> {
   const limit = input.limit ?? 50;
-  const keep = matcher(input.filter ?? 'all', input.userId);
+  const filter = matcher(input.filter ?? 'all', input.userId);
+  // One person's own conversation (their digest, follow #20) is in no one else's inbox.
+  const keep = (c: Conversation) => visibleTo(c, input.userId) && filter(c);
   const store = deps.conversations;
   if (!store.listPage) {
     const all = await store.list({ limit });

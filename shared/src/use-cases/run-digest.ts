@@ -112,7 +112,7 @@ export async function runDigest(deps: RunDigestDeps, event: EventOf<'timer.fired
   return { outcome: `digest sent (${digest.body})` };
 }
 
-/** The digest thread is the person's own (assignee), created once; each day's digest is one message in it. */
+/** The digest thread is the person's own (assignee, and private to them), created once; each day's digest is one message in it. */
 async function keepDigest(
   deps: RunDigestDeps,
   d: { conversationId: string; userId: string; text: string; preview: string; at: Date },
@@ -130,6 +130,7 @@ async function keepDigest(
         lastMessageAt: at,
         createdBy: d.userId,
         assignee: d.userId,
+        privateTo: d.userId,
         pendingCount: 0,
         readBy: {},
       })

@@ -1,4 +1,5 @@
 import type { SearchResponse } from '../contracts/api';
+import { visibleTo } from '../domain/visibility';
 import { type ConversationCorpus, snippet } from '../tools/db-search';
 import { toSummary } from './list-conversations';
 
@@ -30,7 +31,7 @@ export async function searchInbox(
     .sort((a, b) => b[1].score - a[1].score)
     .flatMap(([id, g]) => {
       const c = convs.get(id);
-      if (!c) return [];
+      if (!c || !visibleTo(c, input.userId)) return [];
       const matches = g.hits
         .sort((a, b) => b.result.score - a.result.score)
         .slice(0, 3)

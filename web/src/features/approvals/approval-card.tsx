@@ -19,20 +19,7 @@ import { RetryButton } from './retry-button';
 import { toolView } from './tool-views';
 import { useDecision } from './use-decision';
 
-/**
- * One write the assistant wants to make, shown exactly as it would go out: to whom, the text (editable in
- * place while the card is pending), why the policy allows it and how the reviewer scored it. Approve sends
- * the edited text if it was changed; deny takes an optional reason that goes back to the assistant.
- * The parts: card-fields (recipients, draft, other arguments), card-insights (review and policy),
- * card-status (chip and outcome), decision-bar (approve / deny) and use-decision (the request).
- */
-export function ApprovalCard({
-  action,
-  contact,
-  onDecided,
-  media,
-  answers,
-}: {
+type ApprovalCardProps = {
   action: PendingAction;
   contact?: ContactLike;
   onDecided: (updated?: PendingAction) => void;
@@ -40,28 +27,29 @@ export function ApprovalCard({
   media?: MediaRef[] | undefined;
   /** The inbound message the card answers: an email reply card shows that email (cards #18). */
   answers?: Message | undefined;
-}) {
+};
+
+/**
+ * One write the assistant wants to make, shown exactly as it would go out: to whom, the text (editable in
+ * place while the card is pending), why the policy allows it and how the reviewer scored it. Approve sends
+ * the edited text if it was changed; deny takes an optional reason that goes back to the assistant.
+ * The parts: card-fields (recipients, draft, other arguments), card-insights (review and policy),
+ * card-status (chip and outcome), decision-bar (approve / deny) and use-decision (the request).
+ */
+export function ApprovalCard({ action, contact, onDecided, media, answers }: ApprovalCardProps) {
   const view = toolView(action.tool, action.args);
-  const editable = view.editable.filter((k) => typeof action.args[k] === 'string');
-  const [draft, setDraft] = useState<Record<string, string>>(() =>
-    Object.fromEntries(editable.map((k) => [k, String(action.args[k])])),
+  const draft = useCardDraft(action, view.editable);
+  const decision = useDecision(action, onDecided, () =>
+    draft.edited() ? { text: draft.mine(), what: 'edit' } : undefined,
   );
-  const editedNow = () => editable.some((k) => draft[k] !== action.args[k]);
-  const myDraft = () => editable.map((k) => draft[k] ?? '').join('\n\n');
-  const { busy, error, notice, lost, decide } = useDecision(action, onDecided, () =>
-    editedNow() ? { text: myDraft(), what: 'edit' } : undefined,
-  );
+  const { busy, error, notice, lost, decide } = decision;
   const ids = useId();
-
   const pending = action.status === 'PENDING';
-  const edited = editedNow();
-  const emptyField = editable.find((k) => !draft[k]?.trim());
-  const scheduled = action.tool === 'schedule_followup';
+  const edited = draft.edited();
   const others = Object.entries(action.args).filter(
-    ([k]) => !view.recipients.includes(k) && !editable.includes(k) && !view.hidden?.includes(k),
+    ([k]) => !view.recipients.includes(k) && !draft.fields.includes(k) && !view.hidden?.includes(k),
   );
 
-  const Icon = view.icon;
   return (
     <article
       className={`card approval status-${action.status.toLowerCase()}`}
@@ -69,39 +57,12 @@ export function ApprovalCard({
       data-action-id={action.id}
       data-status={action.status}
     >
-      <header className="approval-head">
-        <span className="approval-icon">
-          <Icon />
-        </span>
-        <div className="approval-title">
-          <h3 id={`${ids}-title`}>{view.label}</h3>
-          <StatusChip action={action} />
-        </div>
-      </header>
+      <CardHead action={action} view={view} titleId={`${ids}-title`} />
       <CardTeam action={action} onChanged={onDecided} />
       <Recipients action={action} view={view} contact={contact} />
-      {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
-      {answers?.channel === 'email' && action.tool === 'send_email' && <AnsweredEmail message={answers} />}
-      {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
-      {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
-      {action.lessons?.length ? (
-        <p className="lesson-note">
-          <strong>Follows what the team taught:</strong> {action.lessons.join(' · ')}
-        </p>
-      ) : null}
-      {editable.map((k) => (
-        <DraftField
-          key={k}
-          id={`${ids}-${k}`}
-          field={k}
-          value={pending ? (draft[k] ?? '') : String(action.args[k])}
-          pending={pending}
-          max={view.maxLength?.[k]}
-          focus={pending && (action.redraft?.notApplied.length ?? 0) > 0 && k === editable.at(-1)}
-          onChange={(v) => setDraft((d) => ({ ...d, [k]: v }))}
-        />
-      ))}
-      {scheduled && <ScheduleFacts args={action.args} />}
+      <CardContext action={action} media={media} answers={answers} pending={pending} />
+      <DraftFields action={action} view={view} draft={draft} ids={ids} pending={pending} />
+      {action.tool === 'schedule_followup' && <ScheduleFacts args={action.args} />}
       <OtherArgs args={others} />
       {action.edit && !pending && <p className="tag-edited">Edited before approval</p>}
       {pending && edited && <p className="tag-edited">Edited — your version is what will be sent.</p>}
@@ -117,34 +78,137 @@ export function ApprovalCard({
       <RetryButton action={action} onRetried={onDecided} />
       <Messages notice={notice} error={error} />
       {lost && <LostEdit text={lost.text} what={lost.what} />}
-      {pending && (
-        <DecisionBar
-          id={ids}
-          busy={busy}
-          edited={edited}
-          canApprove={!emptyField}
-          onApprove={() =>
-            void decide(
-              { kind: 'approve', ...(edited ? { editedArgs: { ...action.args, ...draft } } : {}) },
-              edited ? { text: myDraft(), what: 'edit' } : undefined,
-            )
-          }
-          onDeny={(reason, again) =>
-            void decide(
-              { kind: 'deny', ...(reason ? { reason, redraft: again } : {}) },
-              reason
-                ? { text: reason, what: 'reason' }
-                : edited
-                  ? { text: myDraft(), what: 'edit' }
-                  : undefined,
-            )
-          }
-          onRedraft={(instruction) =>
-            void decide({ kind: 'redraft', instruction }, { text: instruction, what: 'instruction' })
-          }
-        />
-      )}
+      {pending && <CardDecisionBar action={action} draft={draft} decision={decision} id={ids} />}
     </article>
+  );
+}
+
+type View = ReturnType<typeof toolView>;
+type CardDraft = ReturnType<typeof useCardDraft>;
+
+/** The card's editable text fields as the person is changing them, against the args the assistant drafted. */
+function useCardDraft(action: PendingAction, editableKeys: string[]) {
+  const fields = editableKeys.filter((k) => typeof action.args[k] === 'string');
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((k) => [k, String(action.args[k])])),
+  );
+  return {
+    fields,
+    values,
+    set: (k: string, v: string) => setValues((d) => ({ ...d, [k]: v })),
+    edited: () => fields.some((k) => values[k] !== action.args[k]),
+    /** The person's own words, to copy back if someone else decides first. */
+    mine: () => fields.map((k) => values[k] ?? '').join('\n\n'),
+    emptyField: fields.find((k) => !values[k]?.trim()),
+  };
+}
+
+function CardHead({ action, view, titleId }: { action: PendingAction; view: View; titleId: string }) {
+  const Icon = view.icon;
+  return (
+    <header className="approval-head">
+      <span className="approval-icon">
+        <Icon />
+      </span>
+      <div className="approval-title">
+        <h3 id={titleId}>{view.label}</h3>
+        <StatusChip action={action} />
+      </div>
+    </header>
+  );
+}
+
+/** What the draft answers and builds on: the policy diff, the email, photos, the redraft ask, lessons. */
+function CardContext({
+  action,
+  media,
+  answers,
+  pending,
+}: Pick<ApprovalCardProps, 'action' | 'media' | 'answers'> & { pending: boolean }) {
+  return (
+    <>
+      {action.tool === 'propose_policy_change' && <PolicyChangeDiff action={action} />}
+      {answers?.channel === 'email' && action.tool === 'send_email' && <AnsweredEmail message={answers} />}
+      {media?.length ? <MediaThumbs media={media} label="Photos in the message this answers" /> : null}
+      {action.redraft && <RedraftNote redraft={action.redraft} pending={pending} />}
+      {action.lessons?.length ? (
+        <p className="lesson-note">
+          <strong>Follows what the team taught:</strong> {action.lessons.join(' · ')}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function DraftFields({
+  action,
+  view,
+  draft,
+  ids,
+  pending,
+}: {
+  action: PendingAction;
+  view: View;
+  draft: CardDraft;
+  ids: string;
+  pending: boolean;
+}) {
+  return (
+    <>
+      {draft.fields.map((k) => (
+        <DraftField
+          key={k}
+          id={`${ids}-${k}`}
+          field={k}
+          value={pending ? (draft.values[k] ?? '') : String(action.args[k])}
+          pending={pending}
+          max={view.maxLength?.[k]}
+          // A redraft that could not apply everything puts the person in the text to finish it.
+          focus={pending && (action.redraft?.notApplied.length ?? 0) > 0 && k === draft.fields.at(-1)}
+          onChange={(v) => draft.set(k, v)}
+        />
+      ))}
+    </>
+  );
+}
+
+/** Approve (the edited args if changed) / Deny / Redraft…, each keeping the person's words if they lose. */
+function CardDecisionBar({
+  action,
+  draft,
+  decision,
+  id,
+}: {
+  action: PendingAction;
+  draft: CardDraft;
+  decision: ReturnType<typeof useDecision>;
+  id: string;
+}) {
+  const { busy, decide } = decision;
+  const edited = draft.edited();
+  const myEdit = edited ? ({ text: draft.mine(), what: 'edit' } as const) : undefined;
+  return (
+    <DecisionBar
+      id={id}
+      busy={busy}
+      edited={edited}
+      canApprove={!draft.emptyField}
+      onApprove={() =>
+        void decide(
+          { kind: 'approve', ...(edited ? { editedArgs: { ...action.args, ...draft.values } } : {}) },
+          myEdit,
+        )
+      }
+      onDeny={(reason, again) =>
+        void decide(
+          { kind: 'deny', ...(reason ? { reason, redraft: again } : {}) },
+          reason ? { text: reason, what: 'reason' } : myEdit,
+        )
+      }
+      onRedraft={(instruction) =>
+        void decide({ kind: 'redraft', instruction }, { text: instruction, what: 'instruction' })
+      }
+    />
   );
 }
 

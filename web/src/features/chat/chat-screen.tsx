@@ -12,6 +12,7 @@ import { contactName } from '../conversations/source-icon';
 import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
 import { LiveTurn } from './live-turn';
+import { threadLabel } from './thread-label';
 import { Timeline } from './timeline';
 import { type ChatTurnScreen, useChatTurn, useChatTurnRefs } from './use-chat-turn';
 
@@ -34,8 +35,6 @@ function scrollAboveComposer(end: HTMLElement) {
   end.style.scrollMarginBottom = `${Math.ceil(composer?.getBoundingClientRect().height ?? 0) + 8}px`;
   end.scrollIntoView({ block: 'end' });
 }
-
-const SOURCE_LABEL = { sms: 'Text messages', email: 'Email', chat: 'Team chat' } as const;
 
 type Detail = Awaited<ReturnType<ReturnType<typeof useApi>['conversation']>>;
 type ChatTurn = ReturnType<typeof useChatTurn>;
@@ -147,7 +146,7 @@ function useLandingScroll(id: string | undefined, data: Detail | null | undefine
 
 function conversationSubtitle(conversation: Detail['conversation']) {
   return [
-    SOURCE_LABEL[conversation.source],
+    threadLabel(conversation),
     conversation.contact?.name && conversation.contact.phone
       ? formatPhone(conversation.contact.phone)
       : undefined,

@@ -42,64 +42,71 @@ export function LiveTurn({
           </li>
         ) : (
           m.parts.map((p, i) => {
+            // Parts have no ids of their own; a streamed message only ever grows at its end.
             const key = `${m.id}-${i}`;
-            if (p.type === 'text') {
-              return (
-                <li key={key}>
-                  <div className="bubble-wrap left">
-                    <div className="bubble role-assistant">
-                      <Markdown text={p.text} />
-                    </div>
-                    <span className="bubble-meta">Switchboard</span>
-                  </div>
-                </li>
-              );
-            }
-            if (p.type === 'dynamic-tool') {
-              return (
-                <li key={key}>
-                  <ToolActivity
-                    messages={[
-                      {
-                        id: p.toolCallId,
-                        text: p.toolName,
-                        tool: {
-                          name: p.toolName,
-                          args: p.input,
-                          ...(p.state === 'output-available' ? { result: p.output } : {}),
-                          ...(p.state === 'output-error' ? { error: p.errorText } : {}),
-                        },
-                      },
-                    ]}
-                  />
-                </li>
-              );
-            }
-            if (p.type === 'data-approval') {
-              return (
-                <li key={key}>
-                  <ApprovalCard action={p.data} contact={contact} onDecided={onDecided} />
-                </li>
-              );
-            }
-            if (p.type === 'data-run' && PROGRESS[p.data.status]) {
-              return (
-                <li key={key} className="progress-note" role="status">
-                  {(p.data.status === 'queued' || p.data.status === 'running') && (
-                    <span className="typing" aria-hidden="true">
-                      <i />
-                      <i />
-                      <i />
-                    </span>
-                  )}
-                  {PROGRESS[p.data.status]}
-                </li>
-              );
-            }
-            return null;
+            return <LivePart key={key} part={p} contact={contact} onDecided={onDecided} />;
           })
         ),
       )}
     </ol>
   );
+}
+
+/** One part of the assistant's streamed message: text, a tool call, a card, or the run's progress. */
+function LivePart({
+  part: p,
+  contact,
+  onDecided,
+}: {
+  part: ChatUIMessage['parts'][number];
+  contact: Contact;
+  onDecided: (a?: PendingAction) => void;
+}) {
+  if (p.type === 'text') {
+    return (
+      <li>
+        <div className="bubble-wrap left">
+          <div className="bubble role-assistant">
+            <Markdown text={p.text} />
+          </div>
+          <span className="bubble-meta">Switchboard</span>
+        </div>
+      </li>
+    );
+  }
+  if (p.type === 'dynamic-tool') {
+    const tool = {
+      name: p.toolName,
+      args: p.input,
+      ...(p.state === 'output-available' ? { result: p.output } : {}),
+      ...(p.state === 'output-error' ? { error: p.errorText } : {}),
+    };
+    return (
+      <li>
+        <ToolActivity messages={[{ id: p.toolCallId, text: p.toolName, tool }]} />
+      </li>
+    );
+  }
+  if (p.type === 'data-approval') {
+    return (
+      <li>
+        <ApprovalCard action={p.data} contact={contact} onDecided={onDecided} />
+      </li>
+    );
+  }
+  if (p.type === 'data-run' && PROGRESS[p.data.status]) {
+    return (
+      <li className="progress-note" role="status">
+        {(p.data.status === 'queued' || p.data.status === 'running') && (
+          <span className="typing" aria-hidden="true">
+            <i />
+            <i />
+            <i />
+          </span>
+        )}
+        {PROGRESS[p.data.status]}
+      </li>
+    );
+  }
+  return null;
 }

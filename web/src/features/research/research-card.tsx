@@ -24,46 +24,11 @@ const STATUS_WORDS: Record<string, string> = {
  */
 export function ResearchCard({ taskId }: { taskId: string }) {
   const api = useApi();
-  const live = useLiveStatus();
-  const [view, setView] = useState<ResearchView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(
-    () =>
-      api
-        .research(taskId)
-        .then((v) => {
-          setView(v);
-          setError(null);
-        })
-        .catch((e) => setError(describeError(e))),
-    [api, taskId],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
-  useLiveUpdates((u) => {
-    if (u.type === 'research.node' && u.taskId === taskId) void load();
-  });
-  const status = view?.task.status;
-  useEffect(() => {
-    if (!status || !ACTIVE.has(status)) return;
-    const t = window.setInterval(() => void load(), live === 'live' ? 5_000 : 1_200);
-    return () => window.clearInterval(t);
-  }, [status, live, load]);
-
+  const { view, error, act } = useResearchView(taskId);
   if (!view) return <article className="research-card">{error ?? 'Loading the research…'}</article>;
   const { task, nodes } = view;
   const leaves = nodes.filter((n) => n.kind !== 'plan');
   const finished = leaves.filter((n) => ['DONE', 'FAILED', 'CANCELLED'].includes(n.status)).length;
-  const act = async (f: () => Promise<ResearchView | undefined>) => {
-    try {
-      const v = await f();
-      if (v) setView(v);
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    }
-  };
   return (
     <article className="research-card" data-task-id={task.id} data-status={task.status}>
       <header>
@@ -105,4 +70,49 @@ export function ResearchCard({ taskId }: { taskId: string }) {
       {task.status === 'failed' && task.error && <p className="error-text">{task.error}</p>}
     </article>
   );
+}
+
+/**
+ * The task and its nodes, reloaded on each `research.node` update and polled while the task is active
+ * (slowly when the live channel is up, as a fallback otherwise). `act` runs a person's change and shows
+ * the view it returns.
+ */
+function useResearchView(taskId: string) {
+  const api = useApi();
+  const live = useLiveStatus();
+  const [view, setView] = useState<ResearchView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(
+    () =>
+      api
+        .research(taskId)
+        .then((v) => {
+          setView(v);
+          setError(null);
+        })
+        .catch((e) => setError(describeError(e))),
+    [api, taskId],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useLiveUpdates((u) => {
+    if (u.type === 'research.node' && u.taskId === taskId) void load();
+  });
+  const status = view?.task.status;
+  useEffect(() => {
+    if (!status || !ACTIVE.has(status)) return;
+    const t = window.setInterval(() => void load(), live === 'live' ? 5_000 : 1_200);
+    return () => window.clearInterval(t);
+  }, [status, live, load]);
+  const act = async (f: () => Promise<ResearchView | undefined>) => {
+    try {
+      const v = await f();
+      if (v) setView(v);
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+  return { view, error, act };
 }

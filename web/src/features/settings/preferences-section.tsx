@@ -80,7 +80,10 @@ export function PreferencesSection() {
       const next = saved.nextDigestAt
         ? ` Next digest ${new Date(saved.nextDigestAt).toLocaleString([], { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZone: saved.personal.timezone ?? teamZone })}.`
         : '';
-      setStatus({ kind: 'saved', text: `Saved.${next}` });
+      const mine = saved.assignedNow
+        ? ` ${saved.assignedNow === 1 ? '1 conversation' : `${saved.assignedNow} conversations`} about your properties ${saved.assignedNow === 1 ? 'is' : 'are'} now yours.`
+        : '';
+      setStatus({ kind: 'saved', text: `Saved.${next}${mine}` });
     } catch (e) {
       setStatus({ kind: 'error', text: describeError(e) });
     } finally {
@@ -173,7 +176,7 @@ function PreferenceFields({ form, teamZone, set }: { form: Form; teamZone: strin
       </div>
       <label className="field-label" htmlFor="pref-props">
         Properties you handle{' '}
-        <span className="muted">(one per line; new conversations that name one are marked yours)</span>
+        <span className="muted">(one per line; conversations that name one are marked yours)</span>
       </label>
       <textarea
         id="pref-props"
