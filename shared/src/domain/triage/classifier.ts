@@ -3,7 +3,6 @@ import { backstopOf } from './backstop';
 import { EMERGENCY_KINDS, type EmergencyKind, TRIAGE_CLASSES, type TriageClass } from './labels';
 import { type LinearPrediction, loadLinear } from './linear';
 import type { TriageModelJson } from './train';
-import TRIAGE_MODEL from './triage-model.generated.json';
 
 /** What triage decided about one message, and why (the card shows `cues`). */
 export interface Triage {
@@ -57,25 +56,36 @@ export interface ClassifierOptions {
 }
 
 /**
+ * The generated model, imported on first classify (issue 16): a dynamic import is its own chunk in the
+ * worker's bundle, so a cold start that never triages neither loads nor parses it.
+ */
+async function shippedModel(): Promise<TriageModelJson> {
+  const m = await import('./triage-model.generated.json');
+  return (m.default ?? m) as TriageModelJson;
+}
+
+/**
  * The shipped classifier: the generated models (trained at build time, `npm run train:triage`) plus the
  * keyword floor and the safety-phrase backstop. Where they disagree on an emergency, the floor wins (issue
- * 17): never fewer pages than the keyword rules gave. The models are indexed on first use so a cold start that never triages pays nothing.
+ * 17): never fewer pages than the keyword rules gave. The models are loaded and indexed on first use.
  */
 export function createTriageClassifier(
-  model: TriageModelJson = TRIAGE_MODEL,
+  model?: TriageModelJson,
   { emergencyThreshold = EMERGENCY_THRESHOLD, backstop: withBackstop = true }: ClassifierOptions = {},
 ): TriageClassifier {
+  let loaded: Promise<TriageModelJson> | undefined;
+  const load = () => (loaded ??= model ? Promise.resolve(model) : shippedModel());
   let classes: ReturnType<typeof loadLinear> | undefined;
   let kinds: ReturnType<typeof loadLinear> | undefined;
-  const kindOf = (text: string): EmergencyKind | undefined => {
-    kinds ??= loadLinear(model.kinds);
+  const kindOf = async (text: string): Promise<EmergencyKind | undefined> => {
+    kinds ??= loadLinear((await load()).kinds);
     const [top] = best(kinds(text));
     return isKind(top) ? top : undefined;
   };
   return {
     async classify(text, urgentKeywords) {
       const input = text.slice(0, MAX_CHARS);
-      classes ??= loadLinear(model.classes);
+      classes ??= loadLinear((await load()).classes);
       const p = classes(input);
       const [top, score] = best(p);
       const pEmergency = p.probabilities.emergency ?? 0;
@@ -87,8 +97,8 @@ export function createTriageClassifier(
         const byKeywordFloor = modelClass !== 'emergency';
         const hint = floor.matched.join(' ');
         const kind = byKeywordFloor
-          ? (FLOOR_KINDS.find(([re]) => re.test(hint))?.[1] ?? backstop?.kind ?? kindOf(input))
-          : kindOf(input);
+          ? (FLOOR_KINDS.find(([re]) => re.test(hint))?.[1] ?? backstop?.kind ?? (await kindOf(input)))
+          : await kindOf(input);
         const floorCues = floor.urgent ? floor.matched : backstop ? [backstop.phrase] : [];
         return {
           triageClass: 'emergency',
