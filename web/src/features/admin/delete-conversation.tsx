@@ -75,7 +75,9 @@ function ConfirmForm({
     }
   };
   const c = preview.counts;
-  const waiting = preview.pendingCards ? ` (${preview.pendingCards} still waiting: nothing will be sent)` : '';
+  const waiting = preview.pendingCards
+    ? ` (${preview.pendingCards} still waiting: nothing will be sent)`
+    : '';
   return (
     <section className="card delete-confirm" aria-labelledby="delete-title">
       <h2 id="delete-title" className="delete-title">
