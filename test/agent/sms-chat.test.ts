@@ -145,7 +145,10 @@ describe('the pending-action gate over SMS', () => {
     const draft = await draftToMaria();
     await samTexts('No, say Friday 9am');
     const all = await world.actionsFor(`sms:${SAM.phone}`);
-    expect(all.find((a) => a.id === draft.id)).toMatchObject({ status: 'DENIED', denyReason: 'say Friday 9am' });
+    expect(all.find((a) => a.id === draft.id)).toMatchObject({
+      status: 'DENIED',
+      denyReason: 'say Friday 9am',
+    });
     const pending = all.filter((a) => a.status === 'PENDING');
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({
