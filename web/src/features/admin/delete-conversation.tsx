@@ -74,29 +74,13 @@ function ConfirmForm({
       setBusy(false);
     }
   };
-  const c = preview.counts;
-  const waiting = preview.pendingCards
-    ? ` (${preview.pendingCards} still waiting: nothing will be sent)`
-    : '';
   return (
     <section className="card delete-confirm" aria-labelledby="delete-title">
       <h2 id="delete-title" className="delete-title">
         Delete “{preview.title}” for good?
       </h2>
       <p>Started {fullTime(preview.createdAt)}. Deleting erases everything it holds:</p>
-      <ul className="delete-list">
-        <li>
-          {n(c.messages, 'message')}, with {n(c.media, 'photo or file', 'photos or files')}
-        </li>
-        <li>
-          {n(c.cards, 'card')}
-          {waiting}
-        </li>
-        <li>
-          {n(c.runs, 'assistant run')} with their steps, and {n(c.audit, 'audit entry', 'audit entries')}
-        </li>
-        <li>{n(c.facts, 'fact')} the policy keeps about it, and its search entries</li>
-      </ul>
+      <WhatGoes preview={preview} />
       <p className="delete-stays">
         <strong>What stays:</strong> a record that you deleted it, and when — no words, names or numbers. The
         memory repository's history is team memory and is <strong>not rewritten</strong>: notes the assistant
@@ -129,6 +113,29 @@ function ConfirmForm({
         </button>
       </div>
     </section>
+  );
+}
+
+/** Everything the conversation holds, counted as the export counts it. */
+function WhatGoes({ preview }: { preview: DeletionPreview }) {
+  const c = preview.counts;
+  const waiting = preview.pendingCards
+    ? ` (${preview.pendingCards} still waiting: nothing will be sent)`
+    : '';
+  return (
+    <ul className="delete-list">
+      <li>
+        {n(c.messages, 'message')}, with {n(c.media, 'photo or file', 'photos or files')}
+      </li>
+      <li>
+        {n(c.cards, 'card')}
+        {waiting}
+      </li>
+      <li>
+        {n(c.runs, 'assistant run')} with their steps, and {n(c.audit, 'audit entry', 'audit entries')}
+      </li>
+      <li>{n(c.facts, 'fact')} the policy keeps about it, and its search entries</li>
+    </ul>
   );
 }
 
