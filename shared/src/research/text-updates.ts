@@ -33,7 +33,7 @@ export function reviewText(task: ResearchTask, items: readonly PlanItem[]): stri
   );
   const head = `Research plan for “${task.goal}” waits for you${task.reviewReason ? ` (${task.reviewReason})` : ''}:`;
   const tail = 'Reply RUN IT to run it, CANCEL to drop it, or REMOVE and step numbers (e.g. REMOVE 2 4).';
-  return fit([head, ...steps, tail].join('\n'), tail);
+  return fitText([head, ...steps, tail].join('\n'), tail);
 }
 
 /** The finished task, as a text: the report's own opening, and where the whole report is. */
@@ -43,7 +43,7 @@ export function endText(task: ResearchTask, root: ResearchNode | undefined): str
   const where = `The whole report is in the app${task.reportPath ? ` (${task.reportPath})` : ''}.`;
   const summary = plain(root?.output?.summary ?? '');
   const head = `Research finished: ${task.goal}${task.degraded ? ' (some steps failed; the report says which)' : ''}.`;
-  return fit([head, summary, where].filter(Boolean).join('\n\n'), where);
+  return fitText([head, summary, where].filter(Boolean).join('\n\n'), where);
 }
 
 /** Markdown read aloud: no heading marks, bold or table pipes in a text message. */
@@ -57,7 +57,7 @@ function plain(md: string): string {
 }
 
 /** Cut to the SMS budget, keeping the closing line (how to answer, where the rest is) whole. */
-function fit(text: string, keep: string): string {
+function fitText(text: string, keep: string): string {
   if (text.length <= TEXT_MAX) return text;
   const room = TEXT_MAX - keep.length - 3;
   return `${text.slice(0, room).trimEnd()}…\n${keep}`;
