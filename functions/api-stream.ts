@@ -1,5 +1,6 @@
 import { streamHandle } from 'hono/aws-lambda';
 import { getApiDeps } from '../shared/src/composition/api';
+import { chatTurnsSettled } from '../shared/src/use-cases/run-chat-inline';
 import { createApp } from './api/app';
 
 /**
@@ -15,4 +16,27 @@ export const app = createApp(getApiDeps, {
     return { deps, backstopDelaySeconds: deps.core.config.CHAT_BACKSTOP_DELAY_SECONDS };
   },
 });
-export const handler = streamHandle(app);
+
+type StreamingHandler = (event: unknown, stream: unknown, context: unknown) => Promise<void>;
+const serve = streamHandle(app) as unknown as StreamingHandler;
+/** The Lambda runtime's global (scripts/local/lambda-streaming.ts stands in for it locally). */
+const lambda = (globalThis as unknown as { awslambda: { streamifyResponse<T>(fn: T): T } }).awslambda;
+
+/**
+ * Hono's streaming handler, returning only once the turn it started has ended: when the browser goes away
+ * mid-answer the response ends early, and Lambda would freeze the container with the turn half done.
+ */
+export const handler = lambda.streamifyResponse<StreamingHandler>(async (event, stream, context) => {
+  try {
+    await serve(event, stream, context);
+  } finally {
+    await chatTurnsSettled();
+  }
+});
+
+/**
+ * Chat is this function's hot path, so the stream protocol the chat route imports on first use in the api
+ * function (routes/chat.ts) is part of this one's init: re-exported here, it is bundled into what the entry
+ * loads rather than a chunk loaded by the first chat.
+ */
+export { chatStream } from './api/chat-stream';

@@ -112,3 +112,36 @@ test('a PWA chat turn in Claude mode streams the answer as the fake Claude write
     claude.setLatency(0);
   }
 }, 60_000);
+
+test('a person who leaves mid-answer does not stop the turn: the answer is stored all the same', async () => {
+  const session = await fetch(`${stack.url}/api/dev/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sam@oakproperties.example' }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  claude.writeSlowly(40);
+  const gone = new AbortController();
+  try {
+    const res = await fetch(`${stack.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: 'What can you do today?' }),
+      signal: gone.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let head = '';
+    while (!head.includes('"type":"text-delta"'))
+      head += new TextDecoder().decode((await reader.read()).value);
+    gone.abort();
+    const conversationId = head.match(/"conversationId":"([^"]+)"/)?.[1] ?? '';
+    const core = await getCore('test-claude-flow');
+    await expect
+      .poll(async () => (await core.conversations.listMessages(conversationId)).map((m) => m.role), {
+        timeout: 20_000,
+      })
+      .toEqual(['user', 'assistant']);
+  } finally {
+    claude.writeSlowly(0);
+  }
+}, 60_000);

@@ -316,8 +316,13 @@ export interface AnthropicEmulator {
   failNext(status: number, count?: number, opts?: FailOptions): void;
   /** Clears the queue, pending failures, recorded requests, the prompt cache and the id counters. */
   reset(): void;
-  /** Changes the delay between streamed events (and before a whole answer): a model writing slowly. */
+  /** Changes the delay between streamed events (and before a whole answer). */
   setLatency(ms: number): void;
+  /**
+   * A model that writes slowly: `msPerEvent` between streamed events, and an unstreamed answer waits as long as
+   * its stream would have taken (its `firstTextAt` is when the stream would have sent the first text). 0 stops.
+   */
+  writeSlowly(msPerEvent: number): void;
 }
 
 interface ApiErrorReply {
@@ -350,6 +355,7 @@ export async function startAnthropicEmulator(
   opts: AnthropicEmulatorOptions = {},
 ): Promise<AnthropicEmulator> {
   let latencyMs = opts.latencyMs ?? 0;
+  let writing = false;
   const cache = new PromptCacheModel(opts.now ?? Date.now);
   let queue: ScriptedTurn[] = [];
   let failures: Array<{ status: number } & FailOptions> = [];
@@ -470,7 +476,14 @@ export async function startAnthropicEmulator(
       return streamMessage(res, message, requestId, latencyMs, () => {
         record.firstTextAt ??= Date.now();
       });
-    if (latencyMs) await sleep(latencyMs);
+    if (writing) {
+      // A model writing slowly takes as long whether or not the answer is streamed: the whole answer waits for
+      // every event the stream would have sent; its first token is when the stream would have sent it.
+      const events = streamEvents(message);
+      const first = firstTextIndex(events);
+      if (first >= 0) record.firstTextAt = Date.now() + first * latencyMs;
+      await sleep(events.length * latencyMs);
+    } else if (latencyMs) await sleep(latencyMs);
     sendJson(res, 200, message, { 'request-id': requestId });
   }
 
@@ -513,6 +526,11 @@ export async function startAnthropicEmulator(
     },
     setLatency(ms) {
       latencyMs = ms;
+      writing = false;
+    },
+    writeSlowly(msPerEvent) {
+      latencyMs = msPerEvent;
+      writing = msPerEvent > 0;
     },
   };
 }
@@ -794,6 +812,57 @@ function buildMessage(
  * content_block_start / *_delta… / content_block_stop, then message_delta (stop_reason, final usage) and
  * message_stop. Text and tool input arrive in several deltas, so the SDK's accumulation is really exercised.
  */
+function streamEvents(message: EmittedMessage): Array<[string, { type: string } & Record<string, unknown>]> {
+  const { usage } = message;
+  const events: Array<[string, { type: string } & Record<string, unknown>]> = [];
+  const add = (data: { type: string } & Record<string, unknown>) => events.push([data.type, data]);
+  add({
+    type: 'message_start',
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  });
+  add({ type: 'ping' });
+  for (const [index, block] of message.content.entries()) {
+    if (block.type === 'text') {
+      add({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      for (const text of chunks(block.text, 24))
+        add({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
+      // Result blocks arrive whole in content_block_start, with no deltas.
+      add({ type: 'content_block_start', index, content_block: block });
+    } else {
+      add({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
+      // The API opens tool input with an empty partial_json delta before the JSON text.
+      for (const partial_json of ['', ...chunks(JSON.stringify(block.input), 16)])
+        add({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+    }
+    add({ type: 'content_block_stop', index });
+  }
+  add({
+    type: 'message_delta',
+    // The SDK's RawMessageDeltaEvent.Delta (vendor/anthropic/sdk-stream-events.d.ts.txt): all four, nulls included.
+    delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+    usage: {
+      output_tokens: usage.output_tokens,
+      input_tokens: usage.input_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+    },
+  });
+  add({ type: 'message_stop' });
+  return events;
+}
+
+/** Where the first text_delta sits in the stream: the model's first token, `index × latency` after the start. */
+function firstTextIndex(events: ReturnType<typeof streamEvents>): number {
+  return events.findIndex(([, d]) => (d.delta as { type?: string } | undefined)?.type === 'text_delta');
+}
+
 async function streamMessage(
   res: ServerResponse,
   message: EmittedMessage,
@@ -806,69 +875,11 @@ async function streamMessage(
     'cache-control': 'no-cache',
     'request-id': requestId,
   });
-  const send = async (event: string, data: unknown) => {
+  for (const [event, data] of streamEvents(message)) {
+    if ((data.delta as { type?: string } | undefined)?.type === 'text_delta') onText();
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     if (latencyMs) await sleep(latencyMs);
-  };
-  const { usage } = message;
-  await send('message_start', {
-    type: 'message_start',
-    message: {
-      ...message,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { ...usage, output_tokens: 1 },
-    },
-  });
-  await send('ping', { type: 'ping' });
-  for (const [index, block] of message.content.entries()) {
-    if (block.type === 'text') {
-      await send('content_block_start', {
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'text', text: '' },
-      });
-      for (const text of chunks(block.text, 24)) {
-        onText();
-        await send('content_block_delta', {
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'text_delta', text },
-        });
-      }
-    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
-      // Result blocks arrive whole in content_block_start, with no deltas.
-      await send('content_block_start', { type: 'content_block_start', index, content_block: block });
-    } else {
-      await send('content_block_start', {
-        type: 'content_block_start',
-        index,
-        content_block: { ...block, input: {} },
-      });
-      // The API opens tool input with an empty partial_json delta before the JSON text.
-      for (const partial_json of ['', ...chunks(JSON.stringify(block.input), 16)]) {
-        await send('content_block_delta', {
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'input_json_delta', partial_json },
-        });
-      }
-    }
-    await send('content_block_stop', { type: 'content_block_stop', index });
   }
-  await send('message_delta', {
-    type: 'message_delta',
-    // The SDK's RawMessageDeltaEvent.Delta (vendor/anthropic/sdk-stream-events.d.ts.txt): all four, nulls included.
-    delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
-    usage: {
-      output_tokens: usage.output_tokens,
-      input_tokens: usage.input_tokens,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens,
-      cache_read_input_tokens: usage.cache_read_input_tokens,
-    },
-  });
-  await send('message_stop', { type: 'message_stop' });
   res.end();
 }
 

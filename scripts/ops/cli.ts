@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../shared/src/errors';
+import { deleteConversation } from '../../shared/src/use-cases/delete-conversation';
 import { exportConversation } from '../../shared/src/use-cases/export-conversation';
 import { formatAlarmTest, testAlarmPush } from './alarm';
 import { pendingApprovals } from './approvals';
@@ -18,6 +19,9 @@ export const USAGE = `npm run ops -- <command> [options]
   approvals:pending [--window N]     cards waiting for a decision, oldest first (N most recent conversations)
   event:trace <eventId>              ledger → related events → runs and steps → cards → audit → sends
   conversation:export <id> [--out F] one JSON file (messages, cards, runs, audit, facts, media references)
+  conversation:delete <id> --confirm <id>
+                                     erase the conversation and all it holds, leaving a tombstone (who, when,
+                                     counts); the memory repository's history is not rewritten
   alarm:test [--state ALARM|OK]      a test alarm (or its recovery) pushed to the admins' devices, through the
                                      alarm function's use case (needs VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY)
 
@@ -41,6 +45,7 @@ const options = {
   json: { type: 'boolean' },
   fallback: { type: 'boolean' },
   state: { type: 'string' },
+  confirm: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,6 +93,7 @@ interface Invocation {
     json?: boolean;
     fallback?: boolean;
     state?: string;
+    confirm?: string;
   };
   rest: string[];
   io: OpsIo;
@@ -133,6 +139,25 @@ const COMMANDS: Record<string, Command> = {
       );
     } else io.out(json(file));
   },
+};
+
+COMMANDS['conversation:delete'] = async (ctx, { values, rest, io }) => {
+  const id = oneArgument('conversation:delete', '<conversationId>', rest);
+  if (values.confirm === undefined)
+    throw new OpsUsageError(`conversation:delete erases for good: add --confirm ${id} to go ahead`);
+  const tombstone = await deleteConversation(ctx, {
+    conversationId: id,
+    confirm: values.confirm,
+    deletedBy: `ops:${io.operator ?? 'operator'}`,
+  });
+  if (values.json) return io.out(json(tombstone));
+  const erased = Object.entries(tombstone.erased ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  io.out(
+    `Deleted ${id} (by ${tombstone.deletedBy} at ${tombstone.deletedAt}): ${erased || 'nothing left to erase'}. A tombstone remains; the memory repository's history is not rewritten.`,
+  );
 };
 
 COMMANDS['alarm:test'] = async (ctx, { values, rest, io }) => {

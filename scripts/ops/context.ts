@@ -5,6 +5,7 @@ import { dynamoActionStore } from '../../shared/src/adapters/dynamo/action-store
 import { dynamoAuditLog } from '../../shared/src/adapters/dynamo/audit-log';
 import type { DynamoTable } from '../../shared/src/adapters/dynamo/base';
 import { makeDynamoClients } from '../../shared/src/adapters/dynamo/client';
+import { dynamoConversationEraser } from '../../shared/src/adapters/dynamo/conversation-eraser';
 import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
 import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { DynamoFactStore } from '../../shared/src/adapters/dynamo/fact-store';
@@ -42,6 +43,7 @@ export interface OpsContext {
   runs: ReturnType<typeof dynamoRunStore>;
   audit: ReturnType<typeof dynamoAuditLog>;
   facts: DynamoFactStore;
+  eraser: ReturnType<typeof dynamoConversationEraser>;
   clock: () => Date;
   close(): void;
 }
@@ -87,6 +89,7 @@ export function buildOpsContext(env: OpsEnv, clock: () => Date = () => new Date(
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
     facts: new DynamoFactStore(table),
+    eraser: dynamoConversationEraser(table),
     clock,
     close() {
       dynamo.raw.destroy();

@@ -237,6 +237,20 @@ describe('npm run ops (DynamoDB Local + fauxqs)', () => {
     expect((await ops('dlq:list')).out).toBe('The dead-letter queue is empty.');
     c.destroy();
   });
+
+  test('conversation:delete needs --confirm <id>; then erases it and leaves a tombstone (last: it takes c_ops)', async () => {
+    const refused = await ops('conversation:delete', 'c_ops');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('add --confirm c_ops');
+    expect((await ops('conversation:delete', 'c_ops', '--confirm', 'c_other')).code).toBe(2);
+    const r = await ops('conversation:delete', 'c_ops', '--confirm', 'c_ops');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(
+      /^Deleted c_ops \(by ops:tester at 2026-11-23T15:00:00.000Z\): 1 conversation, 1 messages, 1 cards, 1 runs/,
+    );
+    expect(r.out).toContain("the memory repository's history is not rewritten");
+    expect((await ops('conversation:export', 'c_ops')).err).toMatch(/No conversation c_ops/);
+  });
 });
 
 describe('bad input is one clear line and exit code 2', () => {

@@ -72,3 +72,27 @@ test('viewing each other, "I’m on it", and the edit of the one who lost the ra
   await sam.context.close();
   await jo.context.close();
 });
+
+test('a task card says which list, for whom and when it is due, and "Created" once approved', async () => {
+  const { page, context } = await open('/chat', 'Sam Chen', PHONE);
+  await page.getByText('Ask Switchboard').waitFor();
+  await page
+    .getByRole('textbox', { name: 'Message', exact: true })
+    .fill('Create a task to fix the heater at 12 Oak St for Jo by 2026-12-04');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const c = page.locator('article[data-action-id]');
+  await c.getByRole('heading', { name: 'New task' }).waitFor({ timeout: 25_000 });
+  const facts = await c.locator('dl.approval-args').innerText();
+  expect(facts).toMatch(/List\s+Maintenance/);
+  expect(facts).toMatch(/Assignee\s+Jo Patel/);
+  expect(facts).toMatch(/Due\s+Fri,? (4 Dec|Dec 4)/);
+  await e.shot(page, 'phone-task-card');
+  await c.getByRole('button', { name: 'Approve' }).click();
+  await expect.poll(() => c.getAttribute('data-status'), { timeout: 20_000 }).toBe('EXECUTED');
+  await c.getByText(/✓ Created/).waitFor();
+  const clickup = e.stack.emulators?.clickup;
+  const made = clickup?.state.tasks().find((t) => t.name === 'fix the heater at 12 Oak St');
+  expect(made?.assignees.length).toBe(1);
+  await e.shot(page, 'phone-task-created');
+  await context.close();
+}, 60_000);

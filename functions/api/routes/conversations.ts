@@ -19,12 +19,19 @@ import {
   searchResponse,
   tokenDecisionRequest,
 } from '../../../shared/src/contracts/api';
+import {
+  deleteConversationRequest,
+  deleteConversationResponse,
+  deletionPreview,
+  deletionsResponse,
+} from '../../../shared/src/contracts/deletion';
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
 import type { ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { claimCard } from '../../../shared/src/use-cases/claim-card';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
+import { deleteConversation, previewDeletion } from '../../../shared/src/use-cases/delete-conversation';
 import { exportConversation } from '../../../shared/src/use-cases/export-conversation';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
@@ -107,6 +114,26 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
     );
     c.header('content-disposition', `attachment; filename="conversation-${file.conversation.id}.json"`);
     return c.json(file);
+  });
+
+  // Admin delete (issue 19): what it would erase, the erase itself (the id typed again), and the tombstones.
+  app.get('/api/admin/conversations/:id/deletion', async (c) => {
+    return reply(c, deletionPreview, await previewDeletion(c.get('core'), c.req.param('id')));
+  });
+
+  app.post('/api/admin/conversations/:id/delete', async (c) => {
+    const { confirm } = await readJson(c, deleteConversationRequest);
+    const core = c.get('core');
+    const tombstone = await deleteConversation(
+      { ...core, search: corpusFor(core) },
+      { conversationId: c.req.param('id'), confirm, deletedBy: currentUser(c).email },
+    );
+    return reply(c, deleteConversationResponse, { tombstone });
+  });
+
+  app.get('/api/admin/deletions', async (c) => {
+    const tombstones = await c.get('core').eraser.listTombstones({ limit: 50 });
+    return reply(c, deletionsResponse, { tombstones });
   });
 
   app.get('/api/conversations/:id/audit', async (c) => {

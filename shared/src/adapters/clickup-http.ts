@@ -9,7 +9,15 @@ import {
   UpstreamError,
   ValidationError,
 } from '../errors';
-import type { BoardTask, NewTask, TaskBoard, TaskList, TaskPatch, TaskPriority } from '../ports/task-board';
+import type {
+  BoardMember,
+  BoardTask,
+  NewTask,
+  TaskBoard,
+  TaskList,
+  TaskPatch,
+  TaskPriority,
+} from '../ports/task-board';
 
 /**
  * ClickUp REST API v2 over fetch (ClickUp publishes no official Node SDK). Personal tokens go in the
@@ -52,6 +60,25 @@ const foldersSchema = z.object({
   folders: z.array(z.object({ id: z.string(), name: z.string(), lists: z.array(listSchema).optional() })),
 });
 const listsSchema = z.object({ lists: z.array(listSchema) });
+/** GET /team ("Get Authorized Workspaces"): each workspace with its members' users. */
+const teamsSchema = z.object({
+  teams: z.array(
+    z.object({
+      id: z.coerce.string(),
+      members: z
+        .array(
+          z.object({
+            user: z.object({
+              id: z.coerce.string(),
+              username: z.string().nullish(),
+              email: z.string().nullish(),
+            }),
+          }),
+        )
+        .default([]),
+    }),
+  ),
+});
 
 const taskSchema = z.object({
   id: z.string(),
@@ -81,6 +108,7 @@ const newTaskSchema = z.object({
   priority: z.enum(['urgent', 'high', 'normal', 'low']).optional(),
   dueDate: isoDate.optional(),
   tags: z.array(z.string().min(1)).max(20).optional(),
+  assignees: z.array(z.string().regex(/^\d+$/, 'a ClickUp user id')).max(10).optional(),
   clientRef: z.string().min(1).max(200).optional(),
 });
 const patchSchema = z
@@ -298,6 +326,16 @@ export function createClickUpTaskBoard(opts: ClickUpOptions): TaskBoard {
   };
 
   return {
+    async listMembers(): Promise<BoardMember[]> {
+      const { teams } = await read(teamsSchema, '/team', 'workspace members', {});
+      const team = teams.find((t) => t.id === opts.teamId);
+      return (team?.members ?? []).map(({ user }) => ({
+        id: user.id,
+        name: user.username ?? user.email ?? `user ${user.id}`,
+        ...(user.email ? { email: user.email } : {}),
+      }));
+    },
+
     async listLists() {
       const { spaces } = await read(
         spacesSchema,
@@ -374,6 +412,8 @@ export function createClickUpTaskBoard(opts: ClickUpOptions): TaskBoard {
         ...(t.priority ? { priority: PRIORITY_NUMBER[t.priority] } : {}),
         ...(t.dueDate ? dueFields(t.dueDate, opts.timezone) : {}),
         ...(t.tags?.length ? { tags: t.tags } : {}),
+        // Create Task takes the assignees as an array of integer user ids.
+        ...(t.assignees?.length ? { assignees: t.assignees.map(Number) } : {}),
       });
       return created as BoardTask;
     },

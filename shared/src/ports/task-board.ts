@@ -26,6 +26,13 @@ export interface BoardTask {
   url: string;
 }
 
+/** A person on the board's workspace who can be assigned work (ClickUp: a team member). */
+export interface BoardMember {
+  id: string;
+  name: string;
+  email?: string;
+}
+
 export interface NewTask {
   listId: string;
   name: string;
@@ -34,6 +41,8 @@ export interface NewTask {
   priority?: TaskPriority;
   dueDate?: string;
   tags?: string[];
+  /** Member ids (BoardMember.id) the task is assigned to. */
+  assignees?: string[];
   /** Idempotency reference (the pending action id), recorded on the task so a retry can find it. */
   clientRef?: string;
 }
@@ -49,6 +58,8 @@ export interface TaskPatch {
 
 export interface TaskBoard {
   listLists(): Promise<TaskList[]>;
+  /** The people tasks can be assigned to (cards #18: a task card names its assignee). */
+  listMembers?(): Promise<BoardMember[]>;
   getTasks(input: {
     listId: string;
     includeClosed?: boolean;

@@ -157,6 +157,20 @@ describe('create_task', () => {
     expect(emu.state.task(r.id)?.dueDateTime).toBe(false);
   });
 
+  it('cards #18: prepare names the list and the member before the card; the task is assigned to them', async () => {
+    const tool = registry.get('create_task');
+    const prepared = await tool.prepare?.(
+      { name: 'Fix the heater at 12 Oak St', assignee: 'jo', dueDate: '2026-12-04' },
+      ctx(),
+    );
+    expect(prepared).toMatchObject({ listName: 'Maintenance', assignee: 'Jo Patel', dueDate: '2026-12-04' });
+    const r = await call('create_task', prepared as Record<string, unknown>);
+    expect(r).toMatchObject({ list: 'Maintenance', assignees: ['Jo Patel'] });
+    await expect(tool.prepare?.({ name: 'x', assignee: 'Zed' }, ctx())).rejects.toThrow(
+      /No one called “Zed”.*Jo Patel/,
+    );
+  });
+
   it('reconciles: nothing before, the created task after', async () => {
     const c = ctx();
     const args = { name: 'Replace hallway bulb at 48 Elm Ave' };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '../errors';
-import type { BoardTask, TaskBoard, TaskList } from '../ports/task-board';
+import type { BoardMember, BoardTask, TaskBoard, TaskList } from '../ports/task-board';
 import { type ErrorHints, readCall, type WriteRetryOptions, writeCall } from './provider-calls';
 import { capOutput, type Tool, type ToolContext } from './tool';
 
@@ -189,7 +189,32 @@ const createTaskInput = z.object({
   dueDate: isoDate.optional().describe('YYYY-MM-DD (a due day) or an ISO date-time'),
   tags: z.array(z.string().trim().min(1).max(50)).max(10).optional(),
   status: z.string().trim().min(1).max(50).optional(),
+  assignee: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("A team member's name or email: the task is assigned to them"),
 });
+
+/**
+ * The board member a name or email means: the same email, the same full name, or a first name only one
+ * member has (case ignored). Anything else is a 404 naming the members, so the planner can ask.
+ */
+export async function memberFor(board: TaskBoard, who: string): Promise<BoardMember> {
+  const members = board.listMembers ? await readCall(() => board.listMembers!(), HINTS) : [];
+  const w = who.trim().toLowerCase();
+  const first = members.filter((m) => m.name.toLowerCase().split(/\s+/)[0] === w);
+  const hit =
+    members.find((m) => m.email?.toLowerCase() === w || m.name.toLowerCase() === w) ??
+    (first.length === 1 ? first[0] : undefined);
+  if (!hit)
+    throw new NotFoundError(
+      `No one called “${who}” on the task board. The members are: ${members.map((m) => m.name).join(', ') || '(none)'}.`,
+    );
+  return hit;
+}
 
 /** The list a create goes to, by the rule above; deterministic for the same arguments and lists. */
 async function targetList(
@@ -213,6 +238,7 @@ export const createTask: Tool<typeof createTaskInput, ClickUpToolDeps> = {
   async run(deps, input, ctx) {
     const clientRef = actionRef(ctx, 'create_task');
     const list = await targetList(deps.board, input);
+    const assignee = input.assignee ? await memberFor(deps.board, input.assignee) : undefined;
     const t = await writeCall(
       () =>
         deps.board.createTask({
@@ -223,12 +249,27 @@ export const createTask: Tool<typeof createTaskInput, ClickUpToolDeps> = {
           ...(input.dueDate ? { dueDate: input.dueDate } : {}),
           ...(input.tags?.length ? { tags: input.tags } : {}),
           ...(input.status ? { status: input.status } : {}),
+          ...(assignee ? { assignees: [assignee.id] } : {}),
           clientRef,
         }),
       HINTS,
       deps.writeRetry,
     );
     return taskOut(t);
+  },
+  /**
+   * Cards #18: the card says which list the task goes to and who it is for before anyone approves, so the
+   * list the rule picks and the member's full name are written into the arguments (and bound by the hash).
+   */
+  async prepare(deps, input) {
+    const list = input.listId ? undefined : await targetList(deps.board, input);
+    const member = input.assignee ? await memberFor(deps.board, input.assignee) : undefined;
+    const listName = list && 'name' in list ? String(list.name) : undefined;
+    return {
+      ...input,
+      ...(listName ? { listName } : {}),
+      ...(member ? { assignee: member.name } : {}),
+    };
   },
   async reconcile(deps, input, ctx) {
     const clientRef = actionRef(ctx, 'create_task');
@@ -237,7 +278,7 @@ export const createTask: Tool<typeof createTaskInput, ClickUpToolDeps> = {
     return found ? { ...taskOut(found), reconciled: true } : undefined;
   },
   summarize: (i) =>
-    `Create task “${clip(i.name, 100)}”${i.listName ? ` in ${i.listName}` : i.listId ? ` in list ${i.listId}` : ''}${i.priority ? ` (${i.priority})` : ''}${i.dueDate ? `, due ${i.dueDate}` : ''}`,
+    `Create task “${clip(i.name, 100)}”${i.listName ? ` in ${i.listName}` : i.listId ? ` in list ${i.listId}` : ''}${i.assignee ? ` for ${i.assignee}` : ''}${i.priority ? ` (${i.priority})` : ''}${i.dueDate ? `, due ${i.dueDate}` : ''}`,
 };
 
 const updateTaskInput = z

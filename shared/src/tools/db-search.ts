@@ -197,6 +197,11 @@ export class ConversationCorpus {
     this.refreshedAt = this.clock();
   }
 
+  /** A deleted conversation leaves this index now, not at the next refresh (issue 19's admin delete). */
+  forget(conversationId: string): void {
+    this.drop(conversationId);
+  }
+
   private drop(conversationId: string) {
     const hit = this.cache.get(conversationId);
     if (!hit) return;

@@ -59,8 +59,23 @@ export async function* runChatInline(
       sink({ type: 'progress', status: 'timeout', runId });
     },
   );
-  void done.finally(() => out.close());
+  running.add(done);
+  void done.finally(() => {
+    running.delete(done);
+    out.close();
+  });
   yield* out.drain(opts.heartbeatMs ?? 10_000, () => status, opts.sleep);
+}
+
+/** Turns still running in this process, whether or not anyone is still reading their stream. */
+const running = new Set<Promise<void>>();
+
+/**
+ * Resolves when every chat turn of this process has ended. The streaming handler waits for it before it
+ * returns: a person who closes the app mid-answer must not freeze the turn with the Lambda container.
+ */
+export async function chatTurnsSettled(): Promise<void> {
+  while (running.size) await Promise.allSettled([...running]);
 }
 
 type Sink = (u: ChatUpdate) => void;

@@ -102,7 +102,7 @@ export function DraftField(props: {
           className="draft"
           value={value}
           rows={
-            field === 'subject'
+            field === 'subject' || field === 'name'
               ? Math.min(3, Math.ceil(value.length / 44) || 1)
               : Math.min(
                   focus ? 14 : 10,
@@ -136,9 +136,28 @@ export function OtherArgs({ args }: { args: Array<[string, unknown]> }) {
       {args.map(([k, v]) => (
         <div key={k}>
           <dt>{fieldLabel(k)}</dt>
-          <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+          <dd>
+            {k === 'dueDate' && typeof v === 'string'
+              ? dueText(v)
+              : typeof v === 'string'
+                ? v
+                : JSON.stringify(v)}
+          </dd>
         </div>
       ))}
     </dl>
   );
+}
+
+/** A due day as a person reads it ("Fri 27 Nov"); a date-time keeps its time. */
+export function dueText(v: string): string {
+  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const d = new Date(dayOnly ? `${v}T12:00:00Z` : v);
+  if (Number.isNaN(d.getTime())) return v;
+  return d.toLocaleString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(dayOnly ? { timeZone: 'UTC' } : { hour: 'numeric', minute: '2-digit' }),
+  });
 }

@@ -43,12 +43,9 @@ const VIEWS: Record<string, Omit<ToolView, 'icon'> & { icon?: ToolView['icon'] }
     recipients: ['attendees'],
     editable: ['summary', 'title', 'description', 'location'],
   },
-  create_task: {
-    label: 'New task',
-    icon: TaskIcon,
-    recipients: ['assignees'],
-    editable: ['name', 'description'],
-  },
+  // List, assignee and due day show as facts under the name (the list and the member's full name are
+  // filled in by the tool before the card is made).
+  create_task: { label: 'New task', icon: TaskIcon, recipients: [], editable: ['name', 'description'] },
   update_task: { label: 'Task update', icon: TaskIcon, recipients: [], editable: ['name', 'description'] },
   delete_task: { label: 'Delete task', icon: TaskIcon, recipients: [], editable: [] },
   escalate: { label: 'Page the on-call person', icon: PhoneIcon, recipients: ['to'], editable: ['message'] },
@@ -99,5 +96,8 @@ export const FIELD_LABELS: Record<string, string> = {
   summary: 'Title',
   attendees: 'Guests',
   assignees: 'Assignees',
+  assignee: 'Assignee',
+  listName: 'List',
+  dueDate: 'Due',
 };
 export const fieldLabel = (k: string) => FIELD_LABELS[k] ?? humanize(k);

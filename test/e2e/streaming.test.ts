@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type AnthropicEmulator, startAnthropicEmulator, turn } from '../../scripts/emulators/anthropic';
+import { type E2E, PHONE, startE2E, WIDE } from './support';
+
+/**
+ * Issue 19 "done when": a slow fake-Claude answer streams. Claude mode on the local stack against the fake
+ * Messages API writing slowly; in Chromium the answer is seen part-written before it is whole, and the
+ * stored answer that replaces the live turn says exactly what was streamed.
+ */
+const ANSWER =
+  'Here is where things stand at 12 Oak St: the plumber comes Thursday at 3, the lease renewal for unit 4 ' +
+  'is out for signature, and the rent for November has been paid in full.';
+
+let e: E2E;
+let claude: AnthropicEmulator;
+beforeAll(async () => {
+  claude = await startAnthropicEmulator({ apiKey: 'local-fake-key', defaultReply: turn.text(ANSWER) });
+  e = await startE2E({ ANTHROPIC_API_KEY: 'local-fake-key', ANTHROPIC_BASE_URL: claude.url });
+}, 180_000);
+afterAll(async () => {
+  await e?.stop();
+  await claude?.stop();
+});
+
+test.each([
+  ['phone', PHONE],
+  ['desktop', WIDE],
+])(
+  'a slow answer streams into the open conversation (%s)',
+  async (name, viewport) => {
+    claude.writeSlowly(60);
+    const context = await e.newContext(viewport);
+    const page = await context.newPage();
+    try {
+      await page.goto('/chat');
+      await page.waitForURL(/\/sign-in\?next=/);
+      await e.signIn(page, 'Sam Chen');
+      const input = page.getByRole('textbox', { name: 'Message', exact: true });
+      await input.fill('How are things at 12 Oak St?');
+      await page.getByRole('button', { name: 'Send' }).click();
+      // Part of the answer is on screen while the model is still writing the rest.
+      const partial = await page.waitForFunction(
+        (short) => {
+          // The live turn's answer bubble as the page shows it now (empty until text arrives).
+          const t = document.querySelector('.timeline.live .role-assistant')?.textContent?.trim() ?? '';
+          return t.length > 0 && t.length < short ? t : false;
+        },
+        ANSWER.length - 40,
+        { timeout: 30_000, polling: 'raf' },
+      );
+      const seen = String(await partial.jsonValue());
+      expect(ANSWER.startsWith(seen.slice(0, 20))).toBe(true);
+      await e.shot(page, `${name}-chat-streaming`);
+      // Then the whole answer, and the stored conversation (what a reload shows) holds exactly it.
+      await page.getByText(ANSWER).waitFor({ timeout: 30_000 });
+      await page.waitForURL(/\/chat\?id=c_/, { timeout: 30_000 });
+      const id = new URL(page.url()).searchParams.get('id') ?? '';
+      await expect
+        .poll(async () => (await e.core.conversations.listMessages(id)).map((m) => m.text))
+        .toEqual(['How are things at 12 Oak St?', ANSWER]);
+      await page.reload();
+      await page.getByText(ANSWER).waitFor();
+      await e.shot(page, `${name}-chat-streamed`);
+    } finally {
+      claude.writeSlowly(0);
+      await context.close();
+    }
+  },
+  90_000,
+);
