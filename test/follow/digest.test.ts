@@ -178,8 +178,8 @@ test('the digest text names each item; the hour is local, across a DST change', 
       },
     ],
   });
-  expect(d.counts).toEqual({ waiting: 1, urgent: 1, leads: 0, followups: 1 });
-  expect(d.text).toContain('- Maria Lopez: 2 to decide');
+  expect(d.counts).toEqual({ waiting: 2, urgent: 1, leads: 0, followups: 1 });
+  expect(d.text).toContain('**Cards waiting (2)**\n- Maria Lopez: 2 to decide');
   expect(d.text).toContain('- Maria Lopez: Water through the ceiling');
   expect(d.text).toContain('- Mon 9:00 AM: text Maria Lopez');
   expect(d.text).not.toContain('Old flood');

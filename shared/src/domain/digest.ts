@@ -61,8 +61,10 @@ export function composeDigest(input: DigestInput): Digest {
   const list = (title: string, lines: string[]) => {
     if (lines.length) sections.push(`**${title}**\n${lines.map((l) => `- ${l}`).join('\n')}`);
   };
+  // Counted in cards, listed by conversation: "Cards waiting (6)" over "Maria Lopez: 3 to decide", …
+  const cards = waiting.reduce((n, c) => n + c.pendingCount, 0);
   list(
-    `Cards waiting (${waiting.length})`,
+    `Cards waiting (${cards})`,
     waiting.map((c) => `${c.title}: ${c.pendingCount} to decide`),
   );
   list(
@@ -78,7 +80,7 @@ export function composeDigest(input: DigestInput): Digest {
     due.map((f) => `${time(f.at)}: ${f.kind === 'reminder' ? 'remind' : 'text'} ${f.toName ?? f.to}`),
   );
   const counts = {
-    waiting: waiting.length,
+    waiting: cards,
     urgent: urgent.length,
     leads: leads.length,
     followups: due.length,
