@@ -6,6 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
 import { AppearanceSection } from './appearance-section';
 import { LessonsSection } from './lessons-section';
+import { NotificationsSection } from './notifications-section';
 import { PreferencesSection } from './preferences-section';
 
 export interface PushSettingsProps {
@@ -72,6 +73,7 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
             new cards.
           </p>
         )}
+        <NotificationsSection />
       </section>
       <AppearanceSection />
       <section className="card settings-card" aria-labelledby="prefs-heading">
