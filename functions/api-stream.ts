@@ -33,3 +33,10 @@ export const handler = lambda.streamifyResponse<StreamingHandler>(async (event, 
     await chatTurnsSettled();
   }
 });
+
+/**
+ * Chat is this function's hot path, so the stream protocol the chat route imports on first use in the api
+ * function (routes/chat.ts) is part of this one's init: re-exported here, it is bundled into what the entry
+ * loads rather than a chunk loaded by the first chat.
+ */
+export { chatStream } from './api/chat-stream';

@@ -5,6 +5,8 @@ import { isAppError } from '../../shared/src/errors';
 import type { Log } from '../../shared/src/ports/logger';
 import type { ChatUpdate } from '../../shared/src/use-cases/run-chat-inline';
 
+export { createUIMessageStreamResponse } from 'ai';
+
 /**
  * Maps a chat turn's updates onto the `ai` UI message stream protocol, so `useChat` in the PWA renders it
  * live: the model's text as it is written (text parts), stored assistant messages, tool activity as

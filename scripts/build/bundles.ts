@@ -20,6 +20,8 @@ export interface BuiltFunction {
   entry: string;
   /** The environment the template gives the function (only literal values; references are dropped). */
   environment: Record<string, string>;
+  /** MemorySize in MB from the template (Lambda's default, 128, when absent): the runtime sizes V8's heap from it. */
+  memorySize: number;
 }
 
 export interface BuiltBundles {
@@ -75,7 +77,8 @@ export function readBuiltFunctions(outdir: string): BuiltFunction[] {
     const environment = Object.fromEntries(
       Object.entries(vars ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
     );
-    fns.push({ name: kebab(id), dir, entry: join(dir, 'index.mjs'), environment });
+    const memorySize = typeof r.Properties.MemorySize === 'number' ? r.Properties.MemorySize : 128;
+    fns.push({ name: kebab(id), dir, entry: join(dir, 'index.mjs'), environment, memorySize });
   }
   return fns.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -39,3 +39,31 @@ export const LAMBDA_GLOBALS_SOURCE = [
 ].join('\n');
 
 export const LAMBDA_GLOBALS_IMPORT = `data:text/javascript,${encodeURIComponent(LAMBDA_GLOBALS_SOURCE)}`;
+
+/**
+ * The flags the Lambda Node.js runtime starts `node` with (its `/var/runtime/bootstrap`: `--expose-gc
+ * --max-http-header-size 81920` and a heap sized from the function's memory — a tenth for the young
+ * generation, half of that per semi-space, the rest old space; see test/contracts/vendor/aws/README.md).
+ * The young generation's size decides how many scavenges module init pays, so init is measured with them.
+ */
+export function lambdaNodeArgs(memorySizeMb: number): string[] {
+  const newSpace = Math.floor(memorySizeMb / 10);
+  return [
+    '--expose-gc',
+    '--max-http-header-size',
+    '81920',
+    `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
+    `--max-old-space-size=${memorySizeMb - newSpace}`,
+  ];
+}
+
+/** The variables the runtime sets that code may read at init (the rest are credentials and endpoints). */
+export function lambdaRuntimeEnv(memorySizeMb: number, taskRoot: string): Record<string, string> {
+  return {
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memorySizeMb),
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    LAMBDA_TASK_ROOT: taskRoot,
+    TZ: ':UTC',
+  };
+}

@@ -141,6 +141,29 @@ describe('the pending-action gate over SMS', () => {
     expect(repliesToSam().at(-1)).toMatch(/did not text Maria Lopez.*I will call her instead/);
   });
 
+  test('cards #18: "No, say Friday 9am" by text denies with the reason and a new draft says Friday 9am', async () => {
+    const draft = await draftToMaria();
+    await samTexts('No, say Friday 9am');
+    const all = await world.actionsFor(`sms:${SAM.phone}`);
+    expect(all.find((a) => a.id === draft.id)).toMatchObject({
+      status: 'DENIED',
+      denyReason: 'say Friday 9am',
+    });
+    const pending = all.filter((a) => a.status === 'PENDING');
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({
+      tool: 'send_message',
+      args: { to: MARIA },
+      redraft: { fromActionId: draft.id, kind: 'deny', instruction: 'say Friday 9am' },
+    });
+    expect(String(pending[0]?.args.text)).toMatch(/Friday/);
+    expect(String(pending[0]?.args.text)).toMatch(/9(:00)?\s?am/i);
+    expect(world.sentTo(MARIA)).toEqual([]);
+    // YES approves the new draft: exactly it goes out, once.
+    await samTexts('YES');
+    expect(world.sentTo(MARIA).map((m) => m.text)).toEqual([String(pending[0]?.args.text)]);
+  });
+
   test('EDIT replaces the text, is recorded as from/to, and sends exactly the edited text', async () => {
     const draft = await draftToMaria();
     await samTexts('EDIT Hi Maria, the plumber comes at 4 instead of 3.');

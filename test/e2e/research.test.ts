@@ -85,6 +85,10 @@ test('review the plan, remove a step, approve, watch the tree, read the report (
   await e.shot(page, 'research-tree-phone');
   await card.locator('.research-report').scrollIntoViewIfNeeded();
   await e.shot(page, 'research-report-phone');
+  // Nothing in the card (a long address, a path, a result) pushes the conversation sideways on a phone.
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
   expect(errors).toEqual([]);
 
   const wide = await e.newContext(DESKTOP_WIDE);

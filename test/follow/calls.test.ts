@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type GitServer, startGitServer } from '../../scripts/emulators/git-server';
+import { simulateCall } from '../../scripts/simulate-call';
 import { openGitWorkspace } from '../../shared/src/adapters/git-workspace';
 import { createWorld, MARIA, type Servers, startServers, type World } from '../agent/harness';
 import { FOLLOW_WEBHOOK_SECRET, startWebhookReceiver } from './support';
@@ -118,6 +119,30 @@ test('the transcript and summary arriving before call.completed give the same en
       expect(await post(hook.url, d)).toBe(202);
       await world.work();
     }
+    await expectOneEntryAndCard(world);
+  } finally {
+    await hook.stop();
+    await world.stop();
+  }
+}, 60_000);
+
+test('npm run simulate:call: the signed deliveries it posts give the call entry and a follow-up card', async () => {
+  const world = await createWorld(servers, { env });
+  const hook = await startWebhookReceiver(world);
+  try {
+    const sent = await simulateCall(
+      { url: hook.url, openPhoneWebhookSecret: FOLLOW_WEBHOOK_SECRET },
+      {
+        from: MARIA,
+        durationSeconds: 192,
+        summary: ['Leak under the kitchen sink'],
+        nextSteps: ['Send a plumber'],
+        said: 'There is a leak under my kitchen sink',
+      },
+      servers.clock,
+    );
+    expect(sent.map((s) => s.status)).toEqual([202, 202, 202]);
+    await world.work();
     await expectOneEntryAndCard(world);
   } finally {
     await hook.stop();

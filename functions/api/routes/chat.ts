@@ -1,11 +1,8 @@
-import { createUIMessageStreamResponse } from 'ai';
 import type { Hono } from 'hono';
 import { chatRequest } from '../../../shared/src/contracts/api';
 import type { ProcessEventDeps } from '../../../shared/src/use-cases/process-event';
-import { runChatInline } from '../../../shared/src/use-cases/run-chat-inline';
 import { startChatTurn, watchRun } from '../../../shared/src/use-cases/stream-run';
 import type { AppEnv } from '../app';
-import { chatStream } from '../chat-stream';
 import { actorOf, readJson } from '../http';
 
 export interface InlineChat {
@@ -33,7 +30,11 @@ export interface ChatRouteOptions {
   inlineChat?: () => Promise<InlineChat>;
 }
 
-/** A chat turn: stored, then run here (streaming) or by the worker (followed), until it pauses or ends. */
+/**
+ * A chat turn: stored, then run here (streaming) or by the worker (followed), until it pauses or ends. The
+ * `ai` stream protocol (about 75 KB with its provider utilities) is imported on the first chat: in the api
+ * function chat is not the hot path (the PWA streams through api-stream, whose entry loads it at init).
+ */
 export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {}) {
   app.post('/api/chat', async (c) => {
     const core = c.get('core');
@@ -47,7 +48,7 @@ export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {
       ...(inline ? { queueDelaySeconds: inline.backstopDelaySeconds } : {}),
     });
     const updates = inline
-      ? runChatInline(inline.deps, event)
+      ? (await import('../../../shared/src/use-cases/run-chat-inline')).runChatInline(inline.deps, event)
       : watchRun(core, {
           conversationId: conversation.id,
           afterMessageId: messageId,
@@ -55,6 +56,7 @@ export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {
           pollMs: opts.chatPollMs ?? 300,
           signal: c.req.raw.signal,
         });
+    const { chatStream, createUIMessageStreamResponse } = await import('../chat-stream');
     const stream = chatStream(core, { conversationId: conversation.id, afterMessageId: messageId }, updates);
     return createUIMessageStreamResponse({ stream });
   });

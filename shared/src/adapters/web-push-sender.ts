@@ -1,4 +1,4 @@
-import webpush from 'web-push';
+import type WebPush from 'web-push';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { BrowserPushSubscription } from '../contracts/push';
@@ -55,7 +55,8 @@ export interface WebPushSenderOptions {
  * `web-push` builds the request (encryption, VAPID JWT, TTL/Urgency/Topic headers) and `fetch` sends it.
  * We do not use `webpush.sendNotification` because it only speaks https, which would force a second code
  * path (or a self-signed certificate) for the local push service; with `generateRequestDetails` prod and
- * local run the same code.
+ * local run the same code. `web-push` (with its JWT and ASN.1 stack, about 100 KB) is imported on the first
+ * send, not at cold start: the API and the worker load it only when they actually notify someone.
  */
 export function createWebPushSender(opts: WebPushSenderOptions): PushSender {
   const parsed = vapidDetailsSchema.safeParse(opts.vapid);
@@ -65,6 +66,11 @@ export function createWebPushSender(opts: WebPushSenderOptions): PushSender {
   const vapidDetails = parsed.data;
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 10_000;
+  let lib: Promise<typeof WebPush> | undefined;
+  const webPush = () => {
+    lib ??= import('web-push').then((m) => m.default);
+    return lib;
+  };
 
   return {
     async send(
@@ -72,6 +78,7 @@ export function createWebPushSender(opts: WebPushSenderOptions): PushSender {
       payload: string,
       options: PushSendOptions,
     ): Promise<PushSendOutcome> {
+      const webpush = await webPush();
       let details: ReturnType<typeof webpush.generateRequestDetails>;
       try {
         details = webpush.generateRequestDetails(

@@ -1,4 +1,4 @@
-import { createClerkClient } from '@clerk/backend';
+import type { ClerkClient } from '@clerk/backend';
 import { UpstreamError } from '../errors';
 
 /** What the API needs to know about a Clerk user to let them in: the primary email and whether it is verified. */
@@ -25,13 +25,18 @@ export interface ClerkUserLookupOptions {
  * A stock Clerk session token carries no email, so the API asks Clerk's Backend API (GET /v1/users/{id},
  * through @clerk/backend's client) once per user and keeps the answer for a short TTL: a team member's
  * requests cost one look-up every few minutes, and a removed or changed address is noticed within the TTL.
- * Concurrent first requests share one look-up. Failures are not cached.
+ * Concurrent first requests share one look-up. Failures are not cached. Clerk's Backend API client (about
+ * 300 KB with its resource classes) is imported on the first look-up, not at cold start: it is only needed
+ * for tokens without a verified email claim, and then a network call follows anyway.
  */
 export function clerkUserLookup(opts: ClerkUserLookupOptions): LookupUserEmail {
-  const clerk = createClerkClient({
-    secretKey: opts.secretKey,
-    ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
-  });
+  let client: Promise<ClerkClient> | undefined;
+  const clerk = () => {
+    client ??= import('@clerk/backend').then(({ createClerkClient }) =>
+      createClerkClient({ secretKey: opts.secretKey, ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}) }),
+    );
+    return client;
+  };
   const ttlMs = opts.ttlMs ?? 5 * 60_000;
   const clock = opts.clock ?? (() => new Date());
   const maxEntries = opts.maxEntries ?? 1000;
@@ -39,7 +44,7 @@ export function clerkUserLookup(opts: ClerkUserLookupOptions): LookupUserEmail {
 
   async function fetchUser(userId: string): Promise<ClerkUserEmail | null> {
     try {
-      const user = await clerk.users.getUser(userId);
+      const user = await (await clerk()).users.getUser(userId);
       const primary = user.emailAddresses.find((e) => e.id === user.primaryEmailAddressId);
       const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
       return {

@@ -1,4 +1,4 @@
-import { verifyToken } from '@clerk/backend';
+import { decodeJwt, verifyJwt } from '@clerk/backend/jwt';
 import type { SessionUser } from '../contracts/api';
 import { domainAllowed, parseEmailAddress } from '../domain/email-address';
 import { ConfigError, ForbiddenError, UnauthorizedError } from '../errors';
@@ -21,6 +21,22 @@ export interface SessionVerifierOptions {
 
 export type VerifySession = (token: string | undefined) => Promise<SessionUser>;
 
+/** Clerk's machine-to-machine token category (the `cat` header): never a session; Clerk's verifyToken refuses it too. */
+const M2M_TOKEN_CATEGORY = 'cl_B7d4PD333AAA';
+
+/**
+ * What Clerk's `verifyToken` does with a PEM key (`jwtKey`): refuse machine tokens, then `verifyJwt` with the
+ * key (signature, `azp`, `exp`/`nbf`/`iat` with Clerk's default skew). Called through `@clerk/backend/jwt`,
+ * which is 18 KB, where the package root brings the whole Backend API client (about 300 KB parsed at every
+ * API cold start for one networkless check).
+ */
+async function verifyClerkSession(token: string, jwtKey: string, authorizedParties: string[]) {
+  if (decodeJwt(token).header.cat === M2M_TOKEN_CATEGORY) {
+    throw Object.assign(new Error('Invalid session token category.'), { reason: 'token-invalid' });
+  }
+  return verifyJwt(token, { key: jwtKey, authorizedParties });
+}
+
 /** Why a token failed, in words a person can act on (Clerk's reasons are stable strings). */
 const REASONS: Record<string, string> = {
   'token-expired': 'Your session has expired; sign in again.',
@@ -34,7 +50,7 @@ const REASONS: Record<string, string> = {
 
 /**
  * Checks a Clerk session token and turns it into the caller. Every session goes through Clerk's own
- * `verifyToken` with the instance's PEM key — locally too, where the dev sign-in signs tokens with a local
+ * verification (`verifyClerkSession`) with the instance's PEM key — locally too, where the dev sign-in signs tokens with a local
  * key pair and CLERK_JWT_KEY is its public half — so there is no second, weaker path to get wrong.
  * The email comes from a custom `email` claim only when an `email_verified` claim stands beside it;
  * otherwise (a stock v2 token) from Clerk's Backend API. It must be verified, parse as exactly one address,
@@ -47,9 +63,9 @@ export function createSessionVerifier(opts: SessionVerifierOptions): VerifySessi
   const admins = new Set(opts.adminEmails.map((e) => e.toLowerCase()));
   return async (token) => {
     if (!token) throw new UnauthorizedError('Sign in required: send the session token as a Bearer token.');
-    let payload: Awaited<ReturnType<typeof verifyToken>>;
+    let payload: Awaited<ReturnType<typeof verifyJwt>>;
     try {
-      payload = await verifyToken(token, { jwtKey: opts.jwtKey, authorizedParties: opts.authorizedParties });
+      payload = await verifyClerkSession(token, opts.jwtKey, opts.authorizedParties);
     } catch (e) {
       const reason = (e as { reason?: unknown }).reason;
       throw new UnauthorizedError(

@@ -191,12 +191,13 @@ export const timerFiredPayload = z.object({
 /**
  * One step of one research node (issue 21): `run` plans or executes it, `aggregate` combines its finished
  * children, `replan` re-plans the root from a person's edits, `propose` turns a writing node's draft into an
- * approval card (a run in the task's conversation). Each READY node is its own message.
+ * approval card (a run in the task's conversation), `tell` texts a team member who asked by SMS the plan to
+ * review or the result. Each READY node is its own message.
  */
 export const researchNodePayload = z.object({
   taskId: boundedString(1, 100),
   nodeId: boundedString(1, 100),
-  step: z.enum(['run', 'aggregate', 'replan', 'propose']),
+  step: z.enum(['run', 'aggregate', 'replan', 'propose', 'tell']),
   attempt: z._default(z.number(), 0),
 });
 

@@ -34,8 +34,17 @@ export interface ResearchStore {
     nodeId: string,
     opts: { from: NodeStatus; to: NodeStatus; now: string; leaseUntil: string; context?: NodeContext },
   ): Promise<boolean>;
-  /** The root's plan, kept for a person to review (task → `review`). */
-  saveDraft(taskId: string, draft: PlanItem[], reason: string, now: string): Promise<void>;
+  /**
+   * The root's plan, kept for a person to review (task → `review`). With `editId` (the message that asked
+   * for the edit) it is applied once: false when that edit was already saved (a redelivered chat turn).
+   */
+  saveDraft(
+    taskId: string,
+    draft: PlanItem[],
+    reason: string,
+    now: string,
+    editId?: string,
+  ): Promise<boolean>;
   /** Parent RUNNING → PLAN_DONE with its children created, counted against the task's node budget. */
   materialize(input: {
     taskId: string;

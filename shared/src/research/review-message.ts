@@ -16,12 +16,14 @@ export async function announceReview(
   items: readonly PlanItem[],
   why: string,
   at: string,
+  /** What makes this plan message unique when `at` may repeat (the chat message that edited the plan). */
+  key?: string,
 ): Promise<void> {
   const steps = items.map(
     (i, n) => `${n + 1}. ${i.goal}${i.subtasks?.length ? ` (${i.subtasks.length} steps)` : ''}`,
   );
   await deps.conversations.appendMessage({
-    id: `m_research_review_${task.id}_${Date.parse(at)}`,
+    id: `m_research_review_${task.id}_${key ?? Date.parse(at)}`,
     conversationId: task.conversationId,
     role: 'assistant',
     text: [`The research plan waits for your review — ${why}:`, ...steps, '', REVIEW_REPLY_HINT].join('\n'),

@@ -1,6 +1,7 @@
 import type { ResearchTask } from '../contracts/research';
 import { reportMarkdown, reportPath } from '../domain/research/describe';
 import type { ResearchDeps } from '../research/engine-deps';
+import { queueTextUpdate } from '../research/text-updates';
 
 /** DynamoDB items stop at 400 KB; the full report is in the memory repository, the task keeps a copy. */
 const REPORT_COPY_CHARS = 60_000;
@@ -49,6 +50,8 @@ export async function finalizeResearch(deps: Omit<ResearchDeps, 'brain'>, taskId
     author: { kind: 'assistant', name: 'Switchboard' },
     research: { taskId, ...(saved ? { reportPath: path } : {}) },
   });
+  // Asked by text: the end is texted too (after the message, so a crash before it repeats only this).
+  await queueTextUpdate(deps, task, root.finishedAt);
   await deps
     .publish?.({ type: 'research.node', taskId, nodeId: root.id, status: root.status })
     .catch(() => {});

@@ -1,7 +1,10 @@
-import { ConflictError, isAppError } from '../errors';
+import { withoutSteps } from '../domain/research/graph';
+import { ConflictError, isAppError, ValidationError } from '../errors';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { ResearchDeps } from '../research/engine-deps';
-import { approveResearchPlan, cancelResearch } from './review-research';
+import { announceReview } from '../research/review-message';
+import { reviewText } from '../research/text-updates';
+import { approveResearchPlan, cancelResearch, editResearchPlan } from './review-research';
 
 /**
  * Answers to "the research plan waits for your review" (research/review-message.ts) that decide it: the whole
@@ -12,6 +15,9 @@ const RUN_PLAN =
   /^\s*(yes|y|yep|ok(ay)?|approve[d]?( it| the plan)?|run( it| the plan)?|go( ahead)?|start( it)?|looks good)(,?\s*(please|thanks|thank you))?[\s.!]*$/i;
 const DROP_PLAN =
   /^\s*(no|nope|cancel|drop|stop)( it| that| the plan| the research)?(,?\s*(please|thanks|thank you))?[\s.!]*$/i;
+/** "remove 2", "drop steps 2 and 4", "skip 3, 5": the numbers as the plan message lists its steps. */
+const REMOVE_STEPS =
+  /^\s*(?:remove|drop|skip|delete)\s+(?:steps?\s+)?(\d+(?:\s*(?:,|and|&)?\s*\d+)*)(,?\s*(please|thanks|thank you))?[\s.!]*$/i;
 
 /** Only the latest research messages matter: a plan in review is always recent in its conversation. */
 const LOOK_BACK = 30;
@@ -22,41 +28,107 @@ export interface ChatReviewDeps {
   turn?: { flush(): Promise<void> } | undefined;
 }
 
+type Answer = (text: string) => Promise<{ runId?: string; outcome: string }>;
+type Reviewer = { id: string; email: string; name?: string | undefined };
+type Decision = { kind: 'run' } | { kind: 'drop' } | { kind: 'remove'; numbers: number[] };
+
+function decisionOf(text: string): Decision | undefined {
+  if (RUN_PLAN.test(text)) return { kind: 'run' };
+  if (DROP_PLAN.test(text)) return { kind: 'drop' };
+  const remove = text.match(REMOVE_STEPS);
+  if (remove?.[1]) return { kind: 'remove', numbers: (remove[1].match(/\d+/g) ?? []).map(Number) };
+  return undefined;
+}
+
 /**
- * A person answers a plan waiting for review from the chat ("run it", "cancel"): the same approve / cancel
- * as the PWA's buttons, recorded with their name. Only a message that reads as such an answer looks for a
- * plan (the conversation's own messages, already in the turn, then the task item), so other chat turns
- * cost nothing; with no plan in review the message goes on to the planner as usual.
+ * A person answers a plan waiting for review from the chat or by text ("run it", "cancel", "remove 2 4"):
+ * the same approve / cancel / edit as the PWA's buttons, recorded with their name. Only a message that reads
+ * as such an answer looks for a plan (the conversation's own messages, already in the turn, then the task
+ * item), so other turns cost nothing; with no plan in review the message goes on to the planner as usual.
+ * `answer` sends the reply another way (a team member texting: a one-step run that replies by text).
  */
 export async function researchChatReview(
   deps: ChatReviewDeps,
   conversationId: string,
   text: string,
-  user: { id: string; email: string; name?: string | undefined },
-): Promise<{ outcome: string } | undefined> {
-  const run = RUN_PLAN.test(text);
-  if (!deps.research || (!run && !DROP_PLAN.test(text))) return undefined;
+  user: Reviewer,
+  opts: { eventId: string; answer?: Answer },
+): Promise<{ runId?: string; outcome: string } | undefined> {
+  const decision = decisionOf(text);
+  if (!deps.research || !decision) return undefined;
   const taskId = await planInReview(deps, deps.research, conversationId);
   if (!taskId) return undefined;
-  const reviewer = { id: user.id, name: user.name ?? user.email };
+  const { answer } = opts;
   let reply: string | undefined;
   try {
-    if (run) {
-      const g = await approveResearchPlan(deps.research, taskId, reviewer);
-      const steps = g?.nodes.filter((n) => n.parentId === 'r').length ?? 0;
-      reply = `Approved — running the plan's ${steps} steps now. Their progress shows below.`;
-    } else {
-      // Cancelling writes its own "Research cancelled by …" message.
-      await cancelResearch(deps.research, taskId, reviewer);
-    }
+    const how = { user, byText: answer !== undefined, editId: opts.eventId };
+    reply = await decide(deps.research, taskId, decision, how);
   } catch (e) {
     if (!isAppError(e) || e.retryable) throw e;
-    reply = e instanceof ConflictError ? `${e.message}.` : `That did not work: ${e.message}`;
+    reply =
+      e instanceof ConflictError || e instanceof ValidationError
+        ? `${capital(e.message)}.`
+        : `That did not work: ${e.message}`;
   }
+  if (answer) return answer(reply ?? 'Okay.');
+  const outcome = `research ${taskId}: ${DONE[decision.kind]} from the chat`;
   if (reply) await say(deps, conversationId, taskId, reply);
   await deps.turn?.flush();
-  return { outcome: `research ${taskId}: ${run ? 'approved' : 'cancelled'} from the chat` };
+  return { outcome };
 }
+
+/** The decision taken; the reply to say (none when the use case wrote its own message in the chat). */
+async function decide(
+  research: ResearchDeps,
+  taskId: string,
+  decision: Decision,
+  how: { user: Reviewer; byText: boolean; editId: string },
+): Promise<string | undefined> {
+  const reviewer = { id: how.user.id, name: how.user.name ?? how.user.email };
+  if (decision.kind === 'run') {
+    const g = await approveResearchPlan(research, taskId, reviewer);
+    const steps = g?.nodes.filter((n) => n.parentId === 'r').length ?? 0;
+    return how.byText
+      ? `Approved — running the plan's ${steps} steps now. I will text you when the report is ready.`
+      : `Approved — running the plan's ${steps} steps now. Their progress shows below.`;
+  }
+  if (decision.kind === 'drop') {
+    // Cancelling writes its own "Research cancelled by …" message in the conversation.
+    await cancelResearch(research, taskId, reviewer);
+    return how.byText ? 'Okay, the research is cancelled.' : undefined;
+  }
+  return removeSteps(research, taskId, decision.numbers, { ...how, reviewer: reviewer.name });
+}
+
+/**
+ * "remove 2 4": the draft without those steps, saved once per message (a redelivered turn finds its edit
+ * applied and only says the plan again), then the new plan said like the first one — in the chat as a plan
+ * message, by text as the reply.
+ */
+async function removeSteps(
+  research: ResearchDeps,
+  taskId: string,
+  numbers: number[],
+  how: { byText: boolean; editId: string; reviewer: string },
+): Promise<string | undefined> {
+  const task = await research.research.getTask(taskId);
+  const why = `edited by ${how.reviewer}: step ${numbers.join(', ')} removed`;
+  let g: Awaited<ReturnType<typeof research.research.load>>;
+  if (task?.lastEditId === how.editId) g = await research.research.load(taskId);
+  else {
+    const plan = withoutSteps(task?.draft ?? [], numbers);
+    if (!plan.length) throw new ValidationError('that would leave no steps; reply CANCEL to drop the plan');
+    g = await editResearchPlan(research, taskId, plan, { editId: how.editId, reason: why });
+  }
+  const draft = g?.task.draft;
+  if (!g || !draft) return undefined;
+  if (how.byText) return reviewText(g.task, draft);
+  await announceReview(research, g.task, draft, why, g.task.updatedAt, how.editId);
+  return undefined;
+}
+
+const DONE: Record<Decision['kind'], string> = { run: 'approved', drop: 'cancelled', remove: 'edited' };
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The conversation's latest research task, if its plan is the one waiting for a person. */
 async function planInReview(deps: ChatReviewDeps, research: ResearchDeps, conversationId: string) {

@@ -18,12 +18,24 @@ async function inReview(deps: ReviewDeps, taskId: string): Promise<ResearchGraph
   return graph;
 }
 
-/** A person's edits to the plan under review (remove, add, edit steps): checked, then kept as the draft. */
-export async function editResearchPlan(deps: ReviewDeps, taskId: string, plan: PlanItem[]) {
+/**
+ * A person's edits to the plan under review (remove, add, edit steps): checked, then kept as the draft.
+ * `editId` (the chat message that asked for it) makes a redelivered edit a no-op; `edited` says whether
+ * this call saved it.
+ */
+export async function editResearchPlan(
+  deps: ReviewDeps,
+  taskId: string,
+  plan: PlanItem[],
+  opts: { editId?: string; reason?: string } = {},
+) {
   await inReview(deps, taskId);
   validatePlan(plan, deps.limits);
-  await deps.research.saveDraft(taskId, plan, 'edited by a person', deps.clock().toISOString());
-  return deps.research.load(taskId);
+  const reason = opts.reason ?? 'edited by a person';
+  const at = deps.clock().toISOString();
+  const edited = await deps.research.saveDraft(taskId, plan, reason, at, opts.editId);
+  const graph = await deps.research.load(taskId);
+  return graph ? { ...graph, edited } : undefined;
 }
 
 /**

@@ -32,6 +32,7 @@ import { proposeResearchWrite } from './propose-research-write';
 import { researchChatReview } from './research-chat-review';
 import { runResearchNode } from './run-research-node';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
+import { tellResearchByText } from './tell-research-by-text';
 
 export interface AgentOutcome {
   runId?: string;
@@ -96,7 +97,9 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
       deps = await openTurn(deps, p.conversationId, `run_${primary.id}`);
       const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
       if (gate) return gate;
-      const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user);
+      const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user, {
+        eventId: primary.id,
+      });
       if (reviewed) return reviewed;
       return driveRun(deps, {
         conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
@@ -134,13 +137,19 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'email.sent':
       return supersedeForSentMail(deps, primary);
     case 'research.node':
-      if (!deps.research) return { outcome: 'research is not configured' };
-      return primary.payload.step === 'propose'
-        ? proposeResearchWrite({ ...deps, research: deps.research }, primary)
-        : runResearchNode(deps.research, primary);
+      return researchStep(deps, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
   }
+}
+
+/** A research node's step: the engine's own, or a run in the conversation (a card; a text to the asker). */
+function researchStep(deps: RunEventGroupDeps, event: EventOf<'research.node'>): Promise<AgentOutcome> {
+  if (!deps.research) return Promise.resolve({ outcome: 'research is not configured' });
+  const withResearch = { ...deps, research: deps.research };
+  if (event.payload.step === 'propose') return proposeResearchWrite(withResearch, event);
+  if (event.payload.step === 'tell') return tellResearchByText(withResearch, event);
+  return runResearchNode(deps.research, event);
 }
 
 /** Events of the group that the primary's (already finished) run never saw get a run of their own. */
@@ -323,6 +332,18 @@ async function teamMemberText(t: SmsTurn, contact: NonNullable<SmsSender>) {
     }
     const gate = await pendingGate(deps, convId, text, user, { channel: 'sms', phone: t.from, ...run });
     if (gate) return gate;
+    // "run it" / "cancel" / "remove 2" to a research plan texted to them: answered by text, like the gate.
+    const reviewed = await researchChatReview(deps, convId, text, user, {
+      eventId: primary.id,
+      answer: (reply) =>
+        driveRun(deps, {
+          conversation: { id: convId, create: () => missing(convId), inbound: [] },
+          trigger: { kind: 'chat', channel: 'sms', text, user, phone: t.from },
+          ...run,
+          reply,
+        }),
+    });
+    if (reviewed) return reviewed;
   }
   return driveRun(deps, {
     conversation: {

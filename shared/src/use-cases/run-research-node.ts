@@ -6,6 +6,7 @@ import type { ResearchGraph } from '../ports/research-store';
 import type { PlanEdits } from '../research/brain';
 import { enqueueStep, enqueueSteps, type ResearchDeps } from '../research/engine-deps';
 import { announceReview } from '../research/review-message';
+import { queueTextUpdate } from '../research/text-updates';
 import { finalizeResearch } from './finalize-research';
 
 export interface NodeOutcome {
@@ -55,8 +56,10 @@ export async function runResearchNode(
     return { outcome: 'task cancelled' };
   }
   if (p.step === 'replan') return replanRoot(deps, graph, node);
-  // A drafted write becomes a card in a run of the conversation (use-cases/propose-research-write).
-  if (p.step === 'propose') return { outcome: `node ${node.id}: proposals are run by the agent` };
+  // A drafted write becomes a card, and a text to a team member goes out, in runs of the conversation
+  // (use-cases/propose-research-write, use-cases/tell-research-by-text).
+  if (p.step === 'propose' || p.step === 'tell')
+    return { outcome: `node ${node.id}: ${p.step} is run by the agent` };
   if (ENDED.has(node.status)) {
     await propagate(deps, graph, node);
     return { outcome: `node ${node.id} already ${node.status}; propagated` };
@@ -133,8 +136,11 @@ async function planNode(deps: ResearchDeps, graph: ResearchGraph, node: Research
   const why = node.parentId ? undefined : reviewReason(decided.items, deps.limits);
   if (why && !graph.task.reviewedBy) {
     const at = deps.clock().toISOString();
-    await deps.research.saveDraft(graph.task.id, decided.items, why, at);
+    // Saved only while the task is planning or in review: a task cancelled meanwhile announces nothing.
+    if (!(await deps.research.saveDraft(graph.task.id, decided.items, why, at)))
+      return { outcome: `task ${graph.task.id} moved on; plan not kept` };
     await announceReview(deps, graph.task, decided.items, why, at);
+    await queueTextUpdate(deps, graph.task, at);
     await publish(deps, node, 'REVIEW');
     return { outcome: `plan of ${node.id} waits for review: ${why}` };
   }
@@ -339,8 +345,10 @@ async function replanRoot(
   validatePlan(planned.items, deps.limits);
   const why = reviewReason(planned.items, deps.limits) ?? 're-planned from your edits';
   const at = deps.clock().toISOString();
-  await deps.research.saveDraft(graph.task.id, planned.items, why, at);
+  if (!(await deps.research.saveDraft(graph.task.id, planned.items, why, at)))
+    return { outcome: `task ${graph.task.id} moved on; re-plan not kept` };
   await announceReview(deps, graph.task, planned.items, why, at);
+  await queueTextUpdate(deps, graph.task, at);
   await publish(deps, node, 'REVIEW');
   return { outcome: 're-planned' };
 }

@@ -136,22 +136,30 @@ export function dynamoResearchStore(t: DynamoTable): ResearchStore {
       );
     },
 
-    async saveDraft(taskId, draft, reason, now) {
-      await t.doc.send(
-        new UpdateCommand({
-          TableName: t.tableName,
-          Key: taskKey(taskId),
-          UpdateExpression: 'SET #s = :review, draft = :d, reviewReason = :r, updatedAt = :now',
-          ConditionExpression: '#s IN (:planning, :review)',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: {
-            ':review': 'review',
-            ':planning': 'planning',
-            ':d': draft,
-            ':r': reason,
-            ':now': now,
-          },
-        }),
+    saveDraft(taskId, draft, reason, now, editId) {
+      return conditional(() =>
+        t.doc.send(
+          new UpdateCommand({
+            TableName: t.tableName,
+            Key: taskKey(taskId),
+            UpdateExpression: `SET #s = :review, draft = :d, reviewReason = :r, updatedAt = :now${
+              editId ? ', lastEditId = :e' : ''
+            }`,
+            // An edit asked by a message is saved once: its redelivery finds its id and changes nothing.
+            ConditionExpression: `#s IN (:planning, :review)${
+              editId ? ' AND (attribute_not_exists(lastEditId) OR lastEditId <> :e)' : ''
+            }`,
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: {
+              ':review': 'review',
+              ':planning': 'planning',
+              ':d': draft,
+              ':r': reason,
+              ':now': now,
+              ...(editId ? { ':e': editId } : {}),
+            },
+          }),
+        ),
       );
     },
 

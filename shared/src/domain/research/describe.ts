@@ -8,8 +8,8 @@ type Row = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 const MAX_LINES = 8;
 
-function listIn(result: unknown): { rows: Row[]; label: string } {
-  if (Array.isArray(result)) return { rows: result as Row[], label: 'items' };
+function listIn(result: unknown): { rows: Row[]; label: string; known: boolean } {
+  if (Array.isArray(result)) return { rows: result as Row[], label: 'items', known: true };
   if (result && typeof result === 'object') {
     for (const label of [
       'contacts',
@@ -23,10 +23,10 @@ function listIn(result: unknown): { rows: Row[]; label: string } {
       'calls',
     ]) {
       const v = (result as Row)[label];
-      if (Array.isArray(v)) return { rows: v as Row[], label };
+      if (Array.isArray(v)) return { rows: v as Row[], label, known: true };
     }
   }
-  return { rows: [], label: 'items' };
+  return { rows: [], label: 'items', known: false };
 }
 
 function line(r: Row): string {
@@ -53,7 +53,7 @@ function line(r: Row): string {
 }
 
 export function describeResult(tool: string, result: unknown): NodeOutput {
-  const { rows, label } = listIn(result);
+  const { rows, label, known } = listIn(result);
   const facts: Record<string, string> = {};
   if (tool === 'search_contacts' && rows[0]) {
     const c = rows[0] as { name?: string; phones?: string[]; emails?: string[] };
@@ -61,6 +61,8 @@ export function describeResult(tool: string, result: unknown): NodeOutput {
     if (c.phones?.[0]) facts.phone = c.phones[0];
     if (c.emails?.[0]) facts.email = c.emails[0];
   }
+  // An empty list the tool answered with is "nothing found" (with what was looked for), never its JSON.
+  if (!rows.length && known) return { summary: `- nothing found${searchedFor(result)}`, facts };
   if (!rows.length && result && typeof result === 'object' && !Array.isArray(result)) {
     const text = JSON.stringify(result);
     return { summary: text.length > 2 ? `- ${text.slice(0, 400)}` : '- nothing found', facts };
@@ -70,6 +72,11 @@ export function describeResult(tool: string, result: unknown): NodeOutput {
   const more = rows.length > MAX_LINES ? [`- … and ${rows.length - MAX_LINES} more ${label}`] : [];
   const noun = rows.length === 1 ? label.replace(/s$/, '') : label;
   return { summary: [`${rows.length} ${noun} found:`, ...lines, ...more].join('\n'), facts };
+}
+
+function searchedFor(result: unknown): string {
+  const q = result && typeof result === 'object' ? (result as Row).query : undefined;
+  return typeof q === 'string' && q.trim() ? ` for “${q.trim().slice(0, 80)}”` : '';
 }
 
 /** A plan node's result from its children: one section each; a failed child is said, not hidden. */

@@ -51,6 +51,20 @@ export function validatePlan(items: readonly PlanItem[], limits: ResearchLimits,
     throw new ValidationError(`the plan has more than ${limits.maxNodes - 1} steps`);
 }
 
+/**
+ * The plan without the top-level steps numbered `numbers` (1-based, as the review message lists them): a
+ * step that waited for a removed one no longer waits (it runs without that step's facts).
+ */
+export function withoutSteps(items: readonly PlanItem[], numbers: readonly number[]): PlanItem[] {
+  const bad = numbers.filter((n) => !Number.isInteger(n) || n < 1 || n > items.length);
+  if (bad.length)
+    throw new ValidationError(`there is no step ${bad.join(', ')}; the plan has ${items.length} steps`);
+  const gone = new Set(numbers.map((n) => items[n - 1]?.key));
+  return items
+    .filter((i) => !gone.has(i.key))
+    .map((i) => ({ ...i, dependsOn: i.dependsOn.filter((d) => !gone.has(d)) }));
+}
+
 function hasCycle(items: readonly PlanItem[]): boolean {
   const deps = new Map(items.map((i) => [i.key, i.dependsOn]));
   const state = new Map<string, 'visiting' | 'done'>();

@@ -18,6 +18,11 @@ export const research: ChatIntent = {
     if (!started) return call('start_research', { goal }, 'Plan and run the research');
     if (started.status !== 'ok')
       return respond(`I could not start that research: ${started.error ?? 'unknown error'}.`);
+    // A team member texting cannot see the live plan: the plan (if it needs their OK) and the end are texted.
+    if (input.trigger.kind === 'chat' && input.trigger.channel === 'sms')
+      return respond(
+        `I'm on it: “${goal}”. I will text you the plan first if it needs your OK, and the report when it is done.`,
+      );
     return respond(
       `I'm on it: “${goal}”. The plan and each step's progress show below; the report lands here when it is done.`,
     );
