@@ -73,9 +73,13 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
             new cards.
           </p>
         )}
-        <NotificationsSection />
       </section>
       <AppearanceSection />
+      {/* Below Appearance: it loads after the page, and must not move the controls above it. */}
+      <section className="card settings-card" aria-labelledby="notify-heading">
+        <h2 id="notify-heading">What you are notified about</h2>
+        <NotificationsSection />
+      </section>
       <section className="card settings-card" aria-labelledby="prefs-heading">
         <h2 id="prefs-heading">Preferences</h2>
         <PreferencesSection />
