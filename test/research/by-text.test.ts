@@ -61,7 +61,7 @@ test('the plan is texted, edited and approved by text; the report is texted at t
   const edited = (await research.getTask(taskId))?.draft ?? [];
   expect(edited.map((i) => i.key)).toEqual(before.filter((_, i) => i !== 2).map((i) => i.key));
   expect(repliesToSam().at(-1)).toMatch(
-    /^Research plan for .* waits for you \(edited by Sam Chen: step 3 removed\):/,
+    /^Research plan for .* waits for you — edited by Sam Chen: step 3 removed:/,
   );
 
   await samTexts('run it');

@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const base = 'http://127.0.0.1:3731';
+const name = process.argv[2] ?? 'sms';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: base });
+const page = await ctx.newPage();
+await page.goto('/');
+await page.getByRole('button', { name: /Alex/ }).first().click();
+await page.waitForURL((u) => u.pathname !== '/sign-in');
+await page.waitForTimeout(2000); await page.screenshot({ path: '/tmp/research/shots/inbox.png' }); await page.getByText(/Sam Chen/).first().click();
+await page.waitForTimeout(2500);
+const texts = await page.locator('.bubble, .message, [data-message-id]').allInnerTexts().catch(() => []);
+console.log(texts.slice(-8).join('\n---\n').slice(0, 3000));
+await page.screenshot({ path: `/tmp/research/shots/${name}.png` });
+await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+await browser.close();
