@@ -73,8 +73,7 @@ test('the plan is texted, edited and approved by text; the report is texted at t
   expect(task).toMatchObject({ status: 'done', reviewedBy: 'Sam Chen' });
   const end = replies.at(-1) as string;
   expect(end).toMatch(/^Research finished: summarise Maria Lopez's history\./);
-  // This world has no memory repository, so no path to name; the report is on the task, in the app.
-  expect(end).toMatch(/\n\nThe whole report is in the app\.$/);
+  expect(end).toMatch(/\n\nThe whole report is in the app, in this conversation\.$/);
   expect(end).toContain('Texts with Maria Lopez');
   expect(end).not.toMatch(/^#|\*\*/m);
   // Redelivering Sam's approval changes nothing: no second run, no second text.

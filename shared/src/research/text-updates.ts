@@ -41,7 +41,9 @@ export function reviewText(task: ResearchTask, items: readonly PlanItem[]): stri
 export function endText(task: ResearchTask, root: ResearchNode | undefined): string {
   if (task.status === 'failed') return `Research could not run: ${task.error ?? 'the plan failed'}.`;
   if (task.status === 'cancelled') return `Research cancelled: ${task.goal}.`;
-  const where = `The whole report is in the app${task.reportPath ? ` (${task.reportPath})` : ''}.`;
+  // Not the report's path: its long dashed name reads as a token to the sensitive-content guard (issue 12),
+  // which then holds the text for approval (seen on `npm start`); the conversation links the report.
+  const where = 'The whole report is in the app, in this conversation.';
   const summary = plain(root?.output?.summary ?? '');
   const head = `Research finished: ${task.goal}${task.degraded ? ' (some steps failed; the report says which)' : ''}.`;
   return fitText([head, summary, where].filter(Boolean).join('\n\n'), where);
