@@ -64,7 +64,7 @@ test('an admin edits the policy with inline problems, tries the edit and saves i
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved and committed with your name.').waitFor();
     // The memory history shows the change under the admin's name.
-    await page.goto('/memory');
+    await page.goto('/memory?view=changes');
     const latest = page.locator('.history.memory li').first();
     await latest.waitFor();
     expect(await latest.textContent()).toContain(`${name} review note`);

@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import type { PublicConfig } from '../../shared/src/contracts/api';
 import { EmptyState, ErrorState, Loading } from './components/states';
 import { AdminScreen } from './features/admin/admin-screen';
+import { DeleteConversationScreen } from './features/admin/delete-conversation';
 import { PolicyEditorScreen } from './features/admin/policy-editor';
 import { TimelineScreen } from './features/audit-timeline/timeline-screen';
 import { ApiContext, MeContext, safeNext, useApi, useAuth } from './features/auth/auth-context';
@@ -82,6 +83,8 @@ function Screen({ path, id, config }: { path: string; id?: string; config: Publi
       return <AdminScreen />;
     case '/admin/policy':
       return <PolicyEditorScreen />;
+    case '/admin/delete':
+      return <DeleteConversationScreen id={id} />;
     case '/timeline':
       return <TimelineScreen id={id} />;
     case '/memory':

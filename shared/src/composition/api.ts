@@ -1,6 +1,8 @@
+import { dynamoConversationEraser } from '../adapters/dynamo/conversation-eraser';
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
 import { NotFoundError } from '../errors';
+import type { ConversationEraser } from '../ports/conversation-eraser';
 import type { PushSender, PushSubscriptionStore } from '../ports/push';
 import type { Workspace } from '../ports/workspace';
 import type { DecideApprovalDeps } from '../use-cases/decide-approval';
@@ -54,6 +56,12 @@ export interface ApiDeps extends Core {
   memoryWorkspace(): Promise<Workspace>;
   /** Research tasks: start, review (edit, approve, re-plan) and cancel; the worker runs them. */
   research: ReturnType<typeof buildResearchStartDeps>;
+  /**
+   * Admin delete of a conversation and its tombstones (issue 19). Here, not in the core every function
+   * builds: its contracts are zod classic, which would otherwise be parsed at every cold start (issue 16 —
+   * it took the webhook over its 300 KB budget).
+   */
+  eraser: ConversationEraser;
 }
 
 /** The API's graph: the core plus approvals, push and the memory workspace, built once per cold start. */
@@ -69,6 +77,7 @@ export function buildApiDeps(core: Core): ApiDeps {
     },
     memoryWorkspace,
     research: buildResearchStartDeps(core),
+    eraser: dynamoConversationEraser(core.table),
   };
 }
 

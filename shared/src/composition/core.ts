@@ -9,7 +9,6 @@ import { dynamoActionStore } from '../adapters/dynamo/action-store';
 import { dynamoAuditLog } from '../adapters/dynamo/audit-log';
 import { dynamoCallStore } from '../adapters/dynamo/call-store';
 import { makeDynamoClients } from '../adapters/dynamo/client';
-import { dynamoConversationEraser } from '../adapters/dynamo/conversation-eraser';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoCooldownStore } from '../adapters/dynamo/cooldown-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
@@ -75,8 +74,6 @@ export function buildCore(config: Config, serviceName: string) {
     conversations: liveConversationStore(dynamoConversationStore(table), live),
     actions: meteredActions(liveActionStore(dynamoActionStore(table), live), metrics),
     intents: dynamoIntentStore(table),
-    /** Admin delete of a conversation and its tombstones (issue 19). */
-    eraser: dynamoConversationEraser(table),
     runs: meteredRuns(dynamoRunStore(table), runMetrics),
     /** A turn's one partition read and one-transaction commit (issue 14's six-request budget). */
     turns: meteredTurns(dynamoTurnStore(table), metrics, runMetrics),

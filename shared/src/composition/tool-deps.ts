@@ -21,6 +21,10 @@ import {
 } from '../tools/web';
 import type { Core } from './core';
 
+import { lazyPort } from './lazy-port';
+
+export { lazyPort };
+
 /**
  * The tools' dependencies, built from config here in the composition root (issue 14: nothing outside it
  * builds adapters; the tools see only ports). Each is undefined when its integration is not configured, so
@@ -91,33 +95,6 @@ export function buildGoogleToolDeps(config: GoogleConfig): GoogleToolDeps | unde
       return g.gated(createGoogleDrive({ auth: all.drive.auth, ...root }), all.drive);
     }),
   };
-}
-
-/**
- * A port whose adapter is built on its first call (every port method is async, so a call can wait for the
- * import). A failed build is not kept: the next call tries again.
- */
-export function lazyPort<T extends object>(build: () => Promise<T>): T {
-  let built: Promise<T> | undefined;
-  const port = () => {
-    built ??= build();
-    built.catch(() => {
-      built = undefined;
-    });
-    return built;
-  };
-  return new Proxy({} as T, {
-    get(_target, prop) {
-      // Not a thenable: `await lazyPort(...)` must not try to call a `then` method.
-      if (prop === 'then' || typeof prop === 'symbol') return undefined;
-      return async (...args: unknown[]) => {
-        const p = await port();
-        const method = (p as Record<string, unknown>)[prop];
-        if (typeof method !== 'function') throw new TypeError(`${prop} is not a method of this port`);
-        return method.apply(p, args);
-      };
-    },
-  });
 }
 
 export type ClickUpConfig = Pick<Config, 'CLICKUP_API_BASE' | 'CLICKUP_API_TOKEN' | 'CLICKUP_TEAM_ID'> &

@@ -28,6 +28,8 @@ export const memoryHistoryRequestSchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(20),
   /** Only commits at or after this instant (ISO 8601), e.g. a week ago. */
   since: z.string().datetime({ offset: true }).optional(),
+  /** One file's history (the memory browser): commits that changed it, with only its diff. */
+  path: z.string().trim().min(1).max(200).optional(),
 });
 
 export const memoryHistoryResponseSchema = z.object({

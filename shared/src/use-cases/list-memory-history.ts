@@ -1,4 +1,5 @@
 import {
+  type MemoryCommit,
   type MemoryHistoryRequest,
   type MemoryHistoryResponse,
   memoryHistoryRequestSchema,
@@ -23,12 +24,25 @@ export async function listMemoryHistory(
 ): Promise<MemoryHistoryResponse> {
   const parsed = memoryHistoryRequestSchema.safeParse(input);
   if (!parsed.success) throw new ValidationError(describeZodIssues(parsed.error.issues), parsed.error.issues);
-  const { limit, since } = parsed.data;
+  const { limit, since, path } = parsed.data;
 
   await deps.workspace.sync();
-  const commits = await deps.workspace.history(limit);
+  // One file's history is looked for among the newest FILE_WINDOW commits (the workspace keeps no per-file
+  // index, and a git log walk per file would read the whole history on every open).
+  const commits = await deps.workspace.history(path ? FILE_WINDOW : limit);
   const from = since ? Date.parse(since) : Number.NEGATIVE_INFINITY;
+  const recent = commits.filter((c) => Date.parse(c.committedAt) >= from);
   return memoryHistoryResponseSchema.parse({
-    commits: commits.filter((c) => Date.parse(c.committedAt) >= from),
+    commits: path ? onlyFile(recent, path).slice(0, limit) : recent,
+  });
+}
+
+/** How far back a file's history looks (the workspace's own cap on one history read). */
+export const FILE_WINDOW = 50;
+
+function onlyFile(commits: MemoryCommit[], path: string): MemoryCommit[] {
+  return commits.flatMap((c) => {
+    const files = c.files.filter((f) => f.path === path);
+    return files.length ? [{ ...c, files }] : [];
   });
 }

@@ -19,6 +19,11 @@ import {
   vendorStatusResponse,
 } from '../../../shared/src/contracts/api';
 import type { PendingAction } from '../../../shared/src/contracts/conversations';
+import {
+  deleteConversationResponse,
+  deletionPreview,
+  deletionsResponse,
+} from '../../../shared/src/contracts/deletion';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
 import { preferencesResponse, type SavePersonalPreferences } from '../../../shared/src/contracts/preferences';
 import { type PlanItem, researchView } from '../../../shared/src/contracts/research';
@@ -170,8 +175,18 @@ export function createApi(getToken: GetToken) {
     replanResearch: (id: string, plan: PlanItem[], note?: string) =>
       request('POST', `/api/research/${enc(id)}/replan`, researchView, { plan, ...(note ? { note } : {}) }),
     cancelResearch: (id: string) => request('POST', `/api/research/${enc(id)}/cancel`, researchView, {}),
-    memoryHistory: (limit = 20) =>
-      request('GET', `/api/memory/history?limit=${limit}`, memoryHistoryResponseSchema),
+    memoryHistory: (limit = 20, path?: string) =>
+      request(
+        'GET',
+        `/api/memory/history?limit=${limit}${path ? `&path=${enc(path)}` : ''}`,
+        memoryHistoryResponseSchema,
+      ),
+    // Admin delete (issue 19): what would go, the delete itself (the id typed again), the tombstones.
+    deletionPreview: (id: string) =>
+      request('GET', `/api/admin/conversations/${enc(id)}/deletion`, deletionPreview),
+    deleteConversation: (id: string, confirm: string) =>
+      request('POST', `/api/admin/conversations/${enc(id)}/delete`, deleteConversationResponse, { confirm }),
+    deletions: () => request('GET', '/api/admin/deletions', deletionsResponse),
     instructions: () => request('GET', '/api/admin/instructions', instructionsResponse),
     saveInstructions: (text: string) =>
       request('PUT', '/api/admin/instructions', instructionsResponse, { text }),

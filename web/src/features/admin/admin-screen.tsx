@@ -6,6 +6,7 @@ import { fullTime } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
+import { RecentDeletions } from './delete-conversation';
 import { VendorStatus } from './vendor-status';
 
 /** The system instructions the assistant works by, editable by admins, with every earlier version kept. */
@@ -55,6 +56,7 @@ function Instructions() {
         <InstructionsEditor current={res.data.current} text={text} onText={setText} reload={res.reload} />
       )}
       {res.data && <InstructionsHistory history={res.data.history} onRestore={setText} />}
+      <RecentDeletions />
     </Shell>
   );
 }

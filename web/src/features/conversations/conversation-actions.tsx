@@ -85,6 +85,14 @@ export function ConversationActions({
               Export (JSON)
             </button>
           )}
+          {me.isAdmin && (
+            <Link
+              href={`/admin/delete?id=${encodeURIComponent(conversation.id)}`}
+              className="menu-item danger"
+            >
+              Delete…
+            </Link>
+          )}
         </div>
       </details>
     </>

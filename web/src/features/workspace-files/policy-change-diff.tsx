@@ -46,12 +46,15 @@ export function PolicyChangeDiff({ action }: { action: PendingAction }) {
   );
 }
 
-function DiffLines({ diff }: { diff: string }) {
+/** A unified diff, its added and removed lines marked (the memory browser's history shows them too). */
+export function DiffLines({ diff }: { diff: string }) {
   if (!diff) return <p className="muted small">No difference from the saved file.</p>;
   // The two header lines name the file, already shown above.
   const lines = diff.split('\n').filter((l) => !l.startsWith('---') && !l.startsWith('+++'));
   return (
-    <pre className="wsf-diff">
+    // Focusable: a long diff scrolls inside its box, and a keyboard must be able to scroll it too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region has to take focus (axe scrollable-region-focusable)
+    <pre className="wsf-diff" tabIndex={0}>
       {lines.map((l, i) => (
         <span
           // biome-ignore lint/suspicious/noArrayIndexKey: lines of one diff never reorder
