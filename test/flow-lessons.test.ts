@@ -75,23 +75,29 @@ async function lessonFiles() {
   return files.filter((f) => f.kind === 'lesson').map((f) => f.path);
 }
 
-test('the same sign-off on two approved edits becomes a lesson that signs the next draft; an admin can delete it', async () => {
+test('the same sign-off and greeting on two approved edits become lessons that shape the next draft; an admin can delete one', async () => {
   for (const [from, text] of [
     ['+14155550111', 'The heater is broken again'],
     ['+14155550112', 'The kitchen sink is leaking'],
   ] as const) {
     const card = await cardFor(from, text);
     expect(String(card.args.text)).not.toContain(SIGN);
-    const edited = `${String(card.args.text)}\n\n${SIGN}`;
+    expect(String(card.args.text)).toMatch(/^Hi\b/);
+    // Two corrections in one edit: the greeting ("Hi" → "Hello") and the sign-off.
+    const edited = `${String(card.args.text).replace(/^Hi\b/, 'Hello')}\n\n${SIGN}`;
     const approved = await call('POST', route(card, 'approve'), { args: { ...card.args, text: edited } });
     expect(approved.status).toBe(200);
   }
-  const [path] = await until('the lesson file', async () => {
-    const found = await lessonFiles();
+  const [path] = await until('the sign-off lesson file', async () => {
+    const found = (await lessonFiles()).filter((p) => p.includes('-sign-off-'));
     const read = found[0]
       ? await call('GET', `/api/workspace/file?path=${encodeURIComponent(found[0])}`)
       : undefined;
     return read && /made 2×/.test(String(read.json.text)) ? found : undefined;
+  });
+  await until('the greeting lesson seen twice', async () => {
+    const memory = await call('GET', `/api/workspace/file?path=MEMORY.md`);
+    return /Open text messages with “Hello …” \(made 2×/.test(String(memory.json.text)) ? true : undefined;
   });
   expect(path).toMatch(/^lessons\/send_message-sign-off-[0-9a-f]{8}\.md$/);
   const memory = await call('GET', `/api/workspace/file?path=MEMORY.md`);
@@ -99,7 +105,13 @@ test('the same sign-off on two approved edits becomes a lesson that signs the ne
 
   const third = await cardFor('+14155550113', 'The bedroom window will not close');
   expect(String(third.args.text).endsWith(`\n\n${SIGN}`)).toBe(true);
-  expect(third.lessons).toEqual([expect.stringContaining(`Sign text messages off with “${SIGN}”`)]);
+  expect(String(third.args.text)).toMatch(/^Hello\b/);
+  expect(third.lessons).toEqual(
+    expect.arrayContaining([
+      expect.stringContaining(`Sign text messages off with “${SIGN}”`),
+      expect.stringContaining('Open text messages with “Hello …”'),
+    ]),
+  );
 
   // A deny reason is kept as a note for later drafts (the model reads it; rules mode only shows it).
   const denied = await call('POST', route(third, 'deny'), {

@@ -47,7 +47,11 @@ describe('greetings', () => {
         },
         triage: note('maintenance'),
       },
-      observations: [{ name: 'search_contacts', args: {}, status: 'ok', result: { contacts: [] } }],
+      observations: [
+        { name: 'search_contacts', args: {}, status: 'ok', result: { contacts: [] } },
+        // The read round's skill look-up found none (follow #20: a skill would refine the draft).
+        { name: 'load_skill', args: { intent: 'inbound_email' }, status: 'ok', result: { found: false } },
+      ],
       now: new Date(),
       timezone: 'UTC',
       hasTool: () => true,
@@ -142,15 +146,20 @@ describe('drafts that answer from the team notes', () => {
       timezone: 'UTC',
       hasTool: () => true,
     };
+    // One read round: the notes, and the team's skill for inbound texts (if any).
     expect(rulesPlan(base)).toMatchObject({
       kind: 'calls',
-      calls: [{ name: 'read_file', args: { path: 'MEMORY.md' } }],
+      calls: [
+        { name: 'read_file', args: { path: 'MEMORY.md' } },
+        { name: 'load_skill', args: { intent: 'inbound_sms' } },
+      ],
     });
     const plan = rulesPlan({
       ...base,
       observations: [
         ...base.observations,
         { name: 'read_file', args: { path: 'MEMORY.md' }, status: 'ok', result: { content: MEMORY } },
+        { name: 'load_skill', args: { intent: 'inbound_sms' }, status: 'ok', result: { found: false } },
       ],
     });
     const call = plan.kind === 'calls' ? plan.calls[0] : undefined;
