@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier } from '../../shared/src/domain/triage/classifier';
-import { loadCorpus, splitCorpus } from '../../shared/src/domain/triage/corpus';
+import { type Example, loadCorpus, splitCorpus } from '../../shared/src/domain/triage/corpus';
 import {
   type Evaluation,
   evaluate,
@@ -60,6 +60,25 @@ function printFigures(name: string, e: Evaluation) {
 }
 
 /**
+ * The shipped figures on each source's part of the held-apart split: lines written later to grow the
+ * corpus (`# @source` in triage-corpus/) come from one writer, who also wrote training lines, so they may
+ * be easier than the first ones; the original part is the comparable figure across sessions.
+ */
+async function bySource(
+  heldApart: readonly Example[],
+  classifier: ReturnType<typeof createTriageClassifier>,
+  keywords: readonly string[],
+) {
+  const sources = [...new Set(heldApart.map((e) => e.source))];
+  if (sources.length < 2) return;
+  for (const source of sources) {
+    const part = heldApart.filter((e) => e.source === source);
+    const e = await evaluate(part, async (t) => (await classifier.classify(t, keywords)).triageClass);
+    printFigures(`  of which ${source} (${part.length})`, e);
+  }
+}
+
+/**
  * The issue's "messages nobody here has seen": `TRIAGE_UNSEEN=<dir> npm run bench triage` runs a set kept
  * outside the repo (same layout as triage-corpus/: one file per label, one message a line) against what
  * landed, beside the keyword baseline on the same messages. Nothing in it is ever trained on or printed.
@@ -100,6 +119,7 @@ export async function run(): Promise<BenchRow[]> {
 
   console.log(`  held-apart split: ${heldApart.length} examples (trained on ${training.length})`);
   printFigures('shipped (model+floor+backstop)', shipped);
+  await bySource(heldApart, classifier, keywords);
   printFigures('model + keyword floor', floorOnly);
   printFigures('model alone', modelOnly);
   printFigures('baseline (keyword rules)', baseline);

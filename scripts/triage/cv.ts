@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier, EMERGENCY_THRESHOLD } from '../../shared/src/domain/triage/classifier';
-import { type Example, loadCorpus, splitCorpus } from '../../shared/src/domain/triage/corpus';
+import {
+  type Example,
+  loadCorpus,
+  loadWordVectors,
+  splitCorpus,
+} from '../../shared/src/domain/triage/corpus';
 import { evaluate, formatConfusion } from '../../shared/src/domain/triage/evaluate';
 import { TRIAGE_TRAIN_OPTIONS, trainTriageModel } from '../../shared/src/domain/triage/train';
 
@@ -19,6 +24,7 @@ const threshold = Number(process.env.THRESHOLD ?? EMERGENCY_THRESHOLD);
 const foldOf = (e: Example) => createHash('sha256').update(`cv:${e.text}`).digest().readUInt8(0) % FOLDS;
 
 const { training } = splitCorpus(loadCorpus());
+const vectors = options.vectorScale > 0 ? loadWordVectors() : undefined;
 const predicted = new Map<
   string,
   Awaited<ReturnType<ReturnType<typeof createTriageClassifier>['classify']>>
@@ -28,6 +34,7 @@ for (let fold = 0; fold < FOLDS; fold += 1) {
     trainTriageModel(
       training.filter((e) => foldOf(e) !== fold),
       options,
+      vectors,
     ),
     { emergencyThreshold: threshold },
   );

