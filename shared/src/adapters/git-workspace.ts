@@ -48,6 +48,7 @@ import type {
   WorkspaceStatus,
   WriteResult,
 } from '../ports/workspace';
+import { checkoutFromPack } from './git-pack-checkout';
 
 /**
  * The memory workspace as a git working copy, synced with isomorphic-git (pure JS: Lambda has no git binary).
@@ -493,8 +494,12 @@ export class GitWorkspace implements Workspace {
           singleBranch: true,
           noTags: true,
           depth: this.settings.depth,
+          // The working tree is written from the pack below (git-pack-checkout.ts): most of a cold start
+          // was isomorphic-git's checkout of every file.
+          noCheckout: true,
         }),
       );
+      await this.checkoutClone(staging);
       if (existing) await rmdir(this.dir);
       await rename(staging, this.dir);
     } finally {
@@ -510,6 +515,17 @@ export class GitWorkspace implements Workspace {
       symbolic: true,
       force: true,
     });
+  }
+
+  /** Writes the cloned branch's files; isomorphic-git's checkout when the pack holds something unusual. */
+  private async checkoutClone(dir: string): Promise<void> {
+    const head = await git
+      .resolveRef({ fs: nodeFs, dir, ref: this.localRef })
+      .catch((e) => (isGitError(e, 'NotFoundError') ? undefined : Promise.reject(e)));
+    if (!head) return; // an empty remote: nothing to check out, the seed follows
+    if (await checkoutFromPack(dir, head)) return;
+    this.logger?.info('memory.checkout_fallback', {});
+    await git.checkout({ fs: nodeFs, dir, ref: this.settings.branch, force: true });
   }
 
   /**
@@ -697,7 +713,8 @@ export class GitWorkspace implements Workspace {
     const classified = await this.classifyTouched(head);
     const adds = classified.filter((c) => c.change !== 'deleted').map((c) => c.path);
     const removes = classified.filter((c) => c.change === 'deleted').map((c) => c.path);
-    // The index follows every commit (a cold start's status scan relies on it) ...
+    // The index follows every commit (a cold start's status scan reads file stats from it; files a pack
+    // checkout wrote have no entry until touched, and that scan hashes them instead) ...
     if (adds.length) await git.add({ fs: nodeFs, dir: this.dir, cache: this.cache, filepath: adds });
     if (removes.length) await git.remove({ fs: nodeFs, dir: this.dir, cache: this.cache, filepath: removes });
     const changes = classified.map(({ path, change }) => ({ path, change }));
