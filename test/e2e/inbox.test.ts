@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dynamoNotificationChoicesStore } from '../../shared/src/adapters/dynamo/notification-choices-store';
 import { devUserId } from '../../shared/src/auth/dev-session';
 import { newId } from '../../shared/src/ids';
 import { seedInboundSms } from '../api/seed';
@@ -425,7 +426,7 @@ describe('notification choices', () => {
       expect(await seriousA11y(page)).toEqual([]);
       // What the sender will read: this person's record on the server, not a device setting.
       const email = `${who.split(' ')[0]?.toLowerCase()}@oakproperties.example`;
-      expect(await e.core.notificationChoices.get(devUserId(email))).toMatchObject({
+      expect(await dynamoNotificationChoicesStore(e.core.table).get(devUserId(email))).toMatchObject({
         approvals: true,
         everything: false,
         quietHours: { start: '21:30', end: '06:45' },

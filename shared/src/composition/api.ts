@@ -1,4 +1,5 @@
 import { dynamoConversationEraser } from '../adapters/dynamo/conversation-eraser';
+import { dynamoNotificationChoicesStore } from '../adapters/dynamo/notification-choices-store';
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
 import { NotFoundError } from '../errors';
@@ -62,6 +63,8 @@ export interface ApiDeps extends Core {
    * it took the webhook over its 300 KB budget).
    */
   eraser: ConversationEraser;
+  /** Each person's notification choices (issue 19): here and in the worker, not in the core the webhook builds (zod classic). */
+  notificationChoices: ReturnType<typeof dynamoNotificationChoicesStore>;
 }
 
 /** The API's graph: the core plus approvals, push and the memory workspace, built once per cold start. */
@@ -78,6 +81,7 @@ export function buildApiDeps(core: Core): ApiDeps {
     memoryWorkspace,
     research: buildResearchStartDeps(core),
     eraser: dynamoConversationEraser(core.table),
+    notificationChoices: dynamoNotificationChoicesStore(core.table),
   };
 }
 

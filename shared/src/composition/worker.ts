@@ -1,3 +1,4 @@
+import { dynamoNotificationChoicesStore } from '../adapters/dynamo/notification-choices-store';
 import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { meteredPush } from '../adapters/metered';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
@@ -40,7 +41,7 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
             // Approve / Deny on the notification (cards #18): each device gets a token for its owner.
             actionTokenKey: actionTokenKey(vapid.privateKey),
             // Each person's choices and quiet hours (issue 19).
-            choices: core.notificationChoices,
+            choices: dynamoNotificationChoicesStore(core.table),
             countPendingApprovals: async () => {
               const n = (await core.conversations.list({ limit: 100 })).reduce(
                 (n, c) => n + c.pendingCount,
