@@ -74,7 +74,6 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
     case 'approval.decided':
     case 'run.resume': {
       const { conversationId, runId } = primary.payload;
-      const outer = deps;
       deps = await openTurn(deps, conversationId, runId);
       const run = await deps.runs.get(conversationId, runId);
       if (!run) return { outcome: `no run ${runId}` };
@@ -87,9 +86,12 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
         eventIds: [primary.id],
         key: primary.key,
       });
-      // A reply sent to a lead, or a showing booked, moves the lead (follow #20).
-      if (primary.type === 'approval.decided')
-        await leadAfterAction(outer, { conversationId, actionId: primary.payload.actionId });
+      // A reply sent to a lead, or a showing booked, moves the lead (follow #20). Read through the turn (the
+      // card and the conversation are in its partition read: no request); a move is one more commit.
+      if (primary.type === 'approval.decided') {
+        await leadAfterAction(deps, { conversationId, actionId: primary.payload.actionId });
+        await deps.turn?.flush();
+      }
       return out;
     }
     case 'chat.message': {
