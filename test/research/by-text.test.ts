@@ -61,7 +61,7 @@ test('the plan is texted, edited and approved by text; the report is texted at t
   const edited = (await research.getTask(taskId))?.draft ?? [];
   expect(edited.map((i) => i.key)).toEqual(before.filter((_, i) => i !== 2).map((i) => i.key));
   expect(repliesToSam().at(-1)).toMatch(
-    /^Research plan for .* waits for you \(edited by Sam Chen: step 3 removed\):/,
+    /^Research plan for .* waits for you — edited by Sam Chen: step 3 removed:/,
   );
 
   await samTexts('run it');
@@ -73,8 +73,7 @@ test('the plan is texted, edited and approved by text; the report is texted at t
   expect(task).toMatchObject({ status: 'done', reviewedBy: 'Sam Chen' });
   const end = replies.at(-1) as string;
   expect(end).toMatch(/^Research finished: summarise Maria Lopez's history\./);
-  // This world has no memory repository, so no path to name; the report is on the task, in the app.
-  expect(end).toMatch(/\n\nThe whole report is in the app\.$/);
+  expect(end).toMatch(/\n\nThe whole report is in the app, in this conversation\.$/);
   expect(end).toContain('Texts with Maria Lopez');
   expect(end).not.toMatch(/^#|\*\*/m);
   // Redelivering Sam's approval changes nothing: no second run, no second text.

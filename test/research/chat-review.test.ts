@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanItem } from '../../shared/src/contracts/research';
-import { researchChatReview } from '../../shared/src/use-cases/research-chat-review';
+import { researchChatReview, researchReviewByText } from '../../shared/src/use-cases/research-chat-review';
 import { startResearch } from '../../shared/src/use-cases/start-research';
 import { researchHarness } from './harness';
 
@@ -93,5 +93,22 @@ describe('answering a plan in review from the chat', () => {
     expect(
       (await h.deps.research.load(task.id))?.nodes.filter((n) => n.parentId === 'r').map((n) => n.goal),
     ).toEqual(['Count them']);
+  });
+
+  it('by text, answers that arrived together in one cooldown window apply in order; anything else goes on', async () => {
+    const { h, task, deps } = await inReview();
+    const texts = (...t: string[]) => t.map((text, i) => ({ text, eventId: `sms${i}` }));
+    // A text that is not an answer among them: none is taken as one (the planner reads them together).
+    expect(await researchReviewByText(deps, 'c1', texts('remove 1', 'and call Bob'), sam)).toBeUndefined();
+    expect((await h.deps.research.getTask(task.id))?.draft).toHaveLength(2);
+    const reply = await researchReviewByText(deps, 'c1', texts('remove 1', 'run it'), sam);
+    expect(reply).toMatch(
+      /^Research plan for “count open tasks” waits for you — edited by Sam: step 1 removed:\n1\. Count them\n/,
+    );
+    expect(reply).toContain(
+      "Approved — running the plan's 1 step now. I will text you when the report is ready.",
+    );
+    const g = await h.deps.research.load(task.id);
+    expect(g?.nodes.filter((n) => n.parentId === 'r').map((n) => n.goal)).toEqual(['Count them']);
   });
 });

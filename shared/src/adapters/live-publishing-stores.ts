@@ -44,7 +44,16 @@ export function liveActionStore(inner: ActionStore, live: LiveUpdates): ActionSt
     },
     async transition(conversationId, actionId, from, to, patch) {
       const moved = await inner.transition(conversationId, actionId, from, to, patch);
-      if (moved) await live.publish({ type: 'card.changed', conversationId, actionId, status: moved.status });
+      // PENDING → PENDING is a change to a waiting card (a claim), never a new card to announce.
+      const update = from.length === 1 && from[0] === to;
+      if (moved)
+        await live.publish({
+          type: 'card.changed',
+          conversationId,
+          actionId,
+          status: moved.status,
+          ...(update ? { update } : {}),
+        });
       return moved;
     },
   };

@@ -81,11 +81,13 @@ function redraftArgs(ctx: RunContext, trigger: Trigger, tool: string, args: Reco
 function callScope(ctx: RunContext, base: CallScope['base'], args: Record<string, unknown>): CallScope {
   const { deps } = ctx;
   const tool = deps.registry.get(base.name);
+  const trigger = ctx.trigger ?? ctx.start.trigger;
   const toolCtx: ToolContext = {
     conversationId: ctx.convId,
     runId: ctx.runId,
     now: deps.clock(),
     timezone: deps.settings.timezone,
+    ...(trigger.kind === 'chat' ? { channel: trigger.channel } : {}),
   };
   const env: GuardEnv = {
     now: deps.clock(),

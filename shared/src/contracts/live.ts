@@ -24,6 +24,8 @@ export const cardChanged = z.object({
   actionId: id,
   /** The card's status after the change (PENDING for a new card). */
   status: boundedString(1, 40),
+  /** Cards #18: the card changed without a status change (a claim), so it is not a new card. */
+  update: z.optional(z.boolean()),
 });
 export const presence = z.object({
   type: z.literal('presence'),

@@ -148,6 +148,8 @@ export const researchTask = z.object({
   draft: plan.optional(),
   reviewReason: z.string().optional(),
   reviewedBy: z.string().optional(),
+  /** Asked for by a team member texting: the plan to review and the end are texted to them too. */
+  askedByText: z.boolean().optional(),
   /** The message whose edit of the draft was saved last (a chat "remove 2" is applied once). */
   lastEditId: z.string().optional(),
   /** What the person asked the planner when they asked for a re-plan from their edits. */

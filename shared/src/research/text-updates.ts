@@ -14,15 +14,16 @@ export function textedBy(conv: Conversation | undefined): string | undefined {
 /**
  * A team member who asked for research by text cannot see the PWA's plan or report: when the plan waits for
  * review and when the task ends, a `tell` step is queued (its id fixed by task and `at`, so a repeat is a
- * ledger duplicate) and `use-cases/tell-research-by-text` texts them through a one-step run. One GetItem,
- * only at those two moments; nothing is queued for a conversation in the PWA.
+ * ledger duplicate) and `use-cases/tell-research-by-text` texts them through a one-step run. Decided by the
+ * task (`askedByText`, set by the start_research call of a turn by text), not by its conversation: the
+ * planner may reach the review before the turn that started the task has written its new conversation.
  */
 export async function queueTextUpdate(
-  deps: Pick<ResearchDeps, 'conversations' | 'queue' | 'clock'>,
-  task: Pick<ResearchTask, 'id' | 'conversationId'>,
+  deps: Pick<ResearchDeps, 'queue' | 'clock'>,
+  task: Pick<ResearchTask, 'id' | 'askedByText'>,
   at: string,
 ): Promise<void> {
-  if (!textedBy(await deps.conversations.get(task.conversationId))) return;
+  if (!task.askedByText) return;
   await enqueueStep(deps, { taskId: task.id, id: 'r' }, 'tell', { attempt: Date.parse(at) });
 }
 
@@ -31,7 +32,7 @@ export function reviewText(task: ResearchTask, items: readonly PlanItem[]): stri
   const steps = items.map(
     (i, n) => `${n + 1}. ${i.goal}${i.subtasks?.length ? ` (${i.subtasks.length} steps)` : ''}`,
   );
-  const head = `Research plan for “${task.goal}” waits for you${task.reviewReason ? ` (${task.reviewReason})` : ''}:`;
+  const head = `Research plan for “${task.goal}” waits for you${task.reviewReason ? ` — ${task.reviewReason}` : ''}:`;
   const tail = 'Reply RUN IT to run it, CANCEL to drop it, or REMOVE and step numbers (e.g. REMOVE 2 4).';
   return fitText([head, ...steps, tail].join('\n'), tail);
 }
@@ -40,7 +41,9 @@ export function reviewText(task: ResearchTask, items: readonly PlanItem[]): stri
 export function endText(task: ResearchTask, root: ResearchNode | undefined): string {
   if (task.status === 'failed') return `Research could not run: ${task.error ?? 'the plan failed'}.`;
   if (task.status === 'cancelled') return `Research cancelled: ${task.goal}.`;
-  const where = `The whole report is in the app${task.reportPath ? ` (${task.reportPath})` : ''}.`;
+  // Not the report's path: its long dashed name reads as a token to the sensitive-content guard (issue 12),
+  // which then holds the text for approval (seen on `npm start`); the conversation links the report.
+  const where = 'The whole report is in the app, in this conversation.';
   const summary = plain(root?.output?.summary ?? '');
   const head = `Research finished: ${task.goal}${task.degraded ? ' (some steps failed; the report says which)' : ''}.`;
   return fitText([head, summary, where].filter(Boolean).join('\n\n'), where);

@@ -32,6 +32,7 @@ export const startResearchTool: Tool<typeof input, StartResearchDeps> = {
       conversationId: ctx.conversationId,
       user: { id: 'assistant' },
       taskId,
+      ...(ctx.channel === 'sms' ? { byText: true } : {}),
     });
     return { taskId: task.id, status: task.status, mode: task.mode };
   },

@@ -19,6 +19,8 @@ export interface ToolContext {
   now: Date;
   timezone: string;
   signal?: AbortSignal;
+  /** How the person asked, when a person's chat turn made the call: in the PWA, or by text (research #21). */
+  channel?: 'web' | 'sms';
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType, Deps = unknown> {

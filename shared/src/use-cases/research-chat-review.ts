@@ -28,7 +28,6 @@ export interface ChatReviewDeps {
   turn?: { flush(): Promise<void> } | undefined;
 }
 
-type Answer = (text: string) => Promise<{ runId?: string; outcome: string }>;
 type Reviewer = { id: string; email: string; name?: string | undefined };
 type Decision = { kind: 'run' } | { kind: 'drop' } | { kind: 'remove'; numbers: number[] };
 
@@ -41,40 +40,72 @@ function decisionOf(text: string): Decision | undefined {
 }
 
 /**
- * A person answers a plan waiting for review from the chat or by text ("run it", "cancel", "remove 2 4"):
- * the same approve / cancel / edit as the PWA's buttons, recorded with their name. Only a message that reads
- * as such an answer looks for a plan (the conversation's own messages, already in the turn, then the task
- * item), so other turns cost nothing; with no plan in review the message goes on to the planner as usual.
- * `answer` sends the reply another way (a team member texting: a one-step run that replies by text).
+ * A person answers a plan waiting for review from the chat ("run it", "cancel", "remove 2 4"): the same
+ * approve / cancel / edit as the PWA's buttons, recorded with their name. Only a message that reads as such
+ * an answer looks for a plan (the conversation's own messages, already in the turn, then the task item), so
+ * other turns cost nothing; with no plan in review the message goes on to the planner as usual.
  */
 export async function researchChatReview(
   deps: ChatReviewDeps,
   conversationId: string,
   text: string,
   user: Reviewer,
-  opts: { eventId: string; answer?: Answer },
-): Promise<{ runId?: string; outcome: string } | undefined> {
+  opts: { eventId: string },
+): Promise<{ outcome: string } | undefined> {
+  const answered = await answerPlan(deps, conversationId, text, user, { ...opts, byText: false });
+  if (!answered) return undefined;
+  if (answered.reply) await say(deps, conversationId, answered.taskId, answered.reply);
+  await deps.turn?.flush();
+  return { outcome: `research ${answered.taskId}: ${DONE[answered.kind]} from the chat` };
+}
+
+/**
+ * The same answers by text, from a team member whose texts may arrive coalesced ("remove 3", then "run it",
+ * inside one cooldown window): handled only when every text is such an answer, each in order under its
+ * own event id; the replies, joined, are for the caller to text back. Undefined: the texts are something
+ * else (or no plan waits), and go on to the planner.
+ */
+export async function researchReviewByText(
+  deps: ChatReviewDeps,
+  conversationId: string,
+  texts: { text: string; eventId: string }[],
+  user: Reviewer,
+): Promise<string | undefined> {
+  if (!texts.length || !texts.every((t) => decisionOf(t.text))) return undefined;
+  const replies: string[] = [];
+  for (const t of texts) {
+    const answered = await answerPlan(deps, conversationId, t.text, user, {
+      eventId: t.eventId,
+      byText: true,
+    });
+    if (answered?.reply) replies.push(answered.reply);
+  }
+  return replies.length ? replies.join('\n\n') : undefined;
+}
+
+/** One answer applied to the conversation's plan in review: what was decided and what to say about it. */
+async function answerPlan(
+  deps: ChatReviewDeps,
+  conversationId: string,
+  text: string,
+  user: Reviewer,
+  opts: { eventId: string; byText: boolean },
+): Promise<{ taskId: string; kind: Decision['kind']; reply?: string | undefined } | undefined> {
   const decision = decisionOf(text);
   if (!deps.research || !decision) return undefined;
   const taskId = await planInReview(deps, deps.research, conversationId);
   if (!taskId) return undefined;
-  const { answer } = opts;
-  let reply: string | undefined;
   try {
-    const how = { user, byText: answer !== undefined, editId: opts.eventId };
-    reply = await decide(deps.research, taskId, decision, how);
+    const how = { user, byText: opts.byText, editId: opts.eventId };
+    return { taskId, kind: decision.kind, reply: await decide(deps.research, taskId, decision, how) };
   } catch (e) {
     if (!isAppError(e) || e.retryable) throw e;
-    reply =
+    const reply =
       e instanceof ConflictError || e instanceof ValidationError
         ? `${capital(e.message)}.`
         : `That did not work: ${e.message}`;
+    return { taskId, kind: decision.kind, reply };
   }
-  if (answer) return answer(reply ?? 'Okay.');
-  const outcome = `research ${taskId}: ${DONE[decision.kind]} from the chat`;
-  if (reply) await say(deps, conversationId, taskId, reply);
-  await deps.turn?.flush();
-  return { outcome };
 }
 
 /** The decision taken; the reply to say (none when the use case wrote its own message in the chat). */
@@ -87,10 +118,11 @@ async function decide(
   const reviewer = { id: how.user.id, name: how.user.name ?? how.user.email };
   if (decision.kind === 'run') {
     const g = await approveResearchPlan(research, taskId, reviewer);
-    const steps = g?.nodes.filter((n) => n.parentId === 'r').length ?? 0;
+    const n = g?.nodes.filter((x) => x.parentId === 'r').length ?? 0;
+    const steps = `${n} step${n === 1 ? '' : 's'}`;
     return how.byText
-      ? `Approved — running the plan's ${steps} steps now. I will text you when the report is ready.`
-      : `Approved — running the plan's ${steps} steps now. Their progress shows below.`;
+      ? `Approved — running the plan's ${steps} now. I will text you when the report is ready.`
+      : `Approved — running the plan's ${steps} now. Their progress shows below.`;
   }
   if (decision.kind === 'drop') {
     // Cancelling writes its own "Research cancelled by …" message in the conversation.

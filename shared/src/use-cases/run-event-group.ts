@@ -29,7 +29,7 @@ import {
   personKeyOf,
 } from './person-thread';
 import { proposeResearchWrite } from './propose-research-write';
-import { researchChatReview } from './research-chat-review';
+import { researchChatReview, researchReviewByText } from './research-chat-review';
 import { runResearchNode } from './run-research-node';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
 import { tellResearchByText } from './tell-research-by-text';
@@ -335,17 +335,15 @@ async function teamMemberText(t: SmsTurn, contact: NonNullable<SmsSender>) {
     const gate = await pendingGate(deps, convId, text, user, { channel: 'sms', phone: t.from, ...run });
     if (gate) return gate;
     // "run it" / "cancel" / "remove 2" to a research plan texted to them: answered by text, like the gate.
-    const reviewed = await researchChatReview(deps, convId, text, user, {
-      eventId: primary.id,
-      answer: (reply) =>
-        driveRun(deps, {
-          conversation: { id: convId, create: () => missing(convId), inbound: [] },
-          trigger: { kind: 'chat', channel: 'sms', text, user, phone: t.from },
-          ...run,
-          reply,
-        }),
-    });
-    if (reviewed) return reviewed;
+    const texts = t.texts.map((x, i) => ({ text: x, eventId: t.events[i]?.id ?? primary.id }));
+    const reply = await researchReviewByText(deps, convId, texts, user);
+    if (reply)
+      return driveRun(deps, {
+        conversation: { id: convId, create: () => missing(convId), inbound: [] },
+        trigger: { kind: 'chat', channel: 'sms', text, user, phone: t.from },
+        ...run,
+        reply,
+      });
   }
   return driveRun(deps, {
     conversation: {

@@ -20,6 +20,8 @@ export interface StartResearchInput {
   plan?: PlanItem[];
   /** Already reviewed: the plan runs without waiting for a person (the benchmark, an API caller). */
   reviewedBy?: string;
+  /** A team member asked by text: the plan to review and the end are texted to them (research/text-updates). */
+  byText?: boolean;
   budget?: Partial<ResearchBudget>;
 }
 
@@ -56,6 +58,7 @@ export async function startResearch(
     budget,
     usage: { nodes: 1, tokens: 0 },
     ...(input.reviewedBy ? { reviewedBy: input.reviewedBy } : {}),
+    ...(input.byText ? { askedByText: true } : {}),
   };
   const root: ResearchNode = {
     taskId: id,

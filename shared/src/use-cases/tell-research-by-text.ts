@@ -1,6 +1,7 @@
 import { type AgentDeps, driveRun } from '../agent/run-agent';
 import { openTurn } from '../agent/turn';
 import type { EventOf } from '../contracts/events';
+import { UpstreamError } from '../errors';
 import type { ResearchDeps } from '../research/engine-deps';
 import { endText, reviewText, textedBy } from '../research/text-updates';
 
@@ -21,8 +22,10 @@ export async function tellResearchByText(
   if (!graph) return { outcome: `no research task ${taskId}` };
   const { task } = graph;
   const conv = await deps.conversations.get(task.conversationId);
+  // The turn that started the task writes its new conversation when it ends: until then, come back later.
+  if (!conv) throw new UpstreamError(`conversation ${task.conversationId} is not written yet`);
   const phone = textedBy(conv);
-  if (!phone || !conv?.contact) return { outcome: `research ${taskId}: not a conversation by text` };
+  if (!phone || !conv.contact) return { outcome: `research ${taskId}: not a conversation by text` };
   const root = graph.nodes.find((n) => !n.parentId);
   const text =
     task.status === 'review' && task.draft

@@ -25,7 +25,8 @@ export function NewCardToast() {
   const [toast, setToast] = useState<Toast | null>(null);
 
   useLiveUpdates((u) => {
-    if (u.type !== 'card.changed' || u.status !== 'PENDING' || u.conversationId === openId) return;
+    if (u.type !== 'card.changed' || u.status !== 'PENDING' || u.update || u.conversationId === openId)
+      return;
     setToast({ conversationId: u.conversationId });
     void api
       .conversation(u.conversationId)
