@@ -1,6 +1,6 @@
 import { streamHandle } from 'hono/aws-lambda';
 import { getApiDeps } from '../shared/src/composition/api';
-import { chatTurnsSettled } from '../shared/src/use-cases/run-chat-inline';
+import { chatTurnsSettled } from '../shared/src/use-cases/chat-turns';
 import { createApp } from './api/app';
 
 /**
@@ -33,10 +33,3 @@ export const handler = lambda.streamifyResponse<StreamingHandler>(async (event, 
     await chatTurnsSettled();
   }
 });
-
-/**
- * Chat is this function's hot path, so the stream protocol the chat route imports on first use in the api
- * function (routes/chat.ts) is part of this one's init: re-exported here, it is bundled into what the entry
- * loads rather than a chunk loaded by the first chat.
- */
-export { chatStream } from './api/chat-stream';

@@ -161,6 +161,8 @@ export const configSchema = z.object({
   /** One thread per person: a person's messages join their conversation if it moved within this many days. */
   THREAD_WINDOW_DAYS: int(14),
   URGENT_RENOTIFY_MINUTES: int(10),
+  /** An approval in someone's conversation goes to them first, and to everyone after this long (issue 19). */
+  APPROVAL_TEAM_DELAY_MINUTES: int(5),
   PAGE_BUDGET_PER_HOUR: int(6),
   PAGES_PER_SENDER_PER_HOUR: int(2),
   UNKNOWN_SENDER_PAGE_WINDOW_MINUTES: int(30),

@@ -68,7 +68,8 @@ test('urgent first, then cards waiting, then by time; done leaves the default vi
 test('paging past the first page with a cursor; a forged cursor or unknown filter is a 400', async () => {
   for (let i = 0; i < 5; i++) await h.core.conversations.create(plain(`Page ${i}`, 100 + i));
   const page1 = await list('?limit=3');
-  expect(page1.conversations).toHaveLength(3);
+  // Three by time, plus any open urgent conversation (first test's flood), which leads page one however old.
+  expect(page1.conversations.filter((c) => !c.urgent)).toHaveLength(3);
   expect(page1.nextCursor).toBeDefined();
   const page2 = await list(`?limit=3&cursor=${page1.nextCursor}`);
   expect(page2.conversations.map((c) => c.id)).not.toContain(page1.conversations[0]?.id);

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { devUserId } from '../../shared/src/auth/dev-session';
 import { newId } from '../../shared/src/ids';
 import { seedInboundSms } from '../api/seed';
 import { seriousA11y } from './axe';
@@ -400,4 +401,43 @@ describe('desktop', () => {
     expect(await seriousA11y(phone.page)).toEqual([]);
     await phone.context.close();
   }, 60_000);
+});
+
+describe('notification choices', () => {
+  test.each([
+    ['phone', PHONE],
+    ['desktop', WIDE],
+  ])(
+    'a person chooses what they are pushed and their quiet hours; the server keeps it (%s)',
+    async (name, viewport) => {
+      const who = name === 'phone' ? 'Jo Patel' : 'Alex Rivera';
+      const { page, context, errors } = await openSignedIn('/settings', who, viewport);
+      const form = page.getByRole('form', { name: 'What you are notified about' });
+      await form.getByRole('checkbox', { name: /Cards waiting for approval/ }).waitFor();
+      await form.getByRole('checkbox', { name: /Everything else/ }).uncheck();
+      await form.getByRole('checkbox', { name: /Quiet hours/ }).check();
+      await form.getByLabel('From').fill('21:30');
+      await form.getByLabel('Until').fill('06:45');
+      await form.getByRole('button', { name: 'Save notification choices' }).click();
+      await page.getByText('Every device you use follows these choices.').waitFor();
+      await form.scrollIntoViewIfNeeded();
+      await e.shot(page, `${name}-settings-notifications`);
+      expect(await seriousA11y(page)).toEqual([]);
+      // What the sender will read: this person's record on the server, not a device setting.
+      const email = `${who.split(' ')[0]?.toLowerCase()}@oakproperties.example`;
+      expect(await e.core.notificationChoices.get(devUserId(email))).toMatchObject({
+        approvals: true,
+        everything: false,
+        quietHours: { start: '21:30', end: '06:45' },
+      });
+      await page.reload();
+      await expect
+        .poll(() => form.getByRole('checkbox', { name: /Everything else/ }).isChecked())
+        .toBe(false);
+      expect(await form.getByLabel('From').inputValue()).toBe('21:30');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    60_000,
+  );
 });

@@ -1,3 +1,5 @@
+// First: before any module builds a zod schema (see the file).
+import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

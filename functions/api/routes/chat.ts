@@ -32,8 +32,9 @@ export interface ChatRouteOptions {
 
 /**
  * A chat turn: stored, then run here (streaming) or by the worker (followed), until it pauses or ends. The
- * `ai` stream protocol (about 75 KB with its provider utilities) is imported on the first chat: in the api
- * function chat is not the hot path (the PWA streams through api-stream, whose entry loads it at init).
+ * `ai` stream protocol (about 75 KB with its provider utilities) and the inline turn (the worker's event
+ * pipeline) are imported on the first chat of a cold start, in both API functions: in the api function chat
+ * is not the hot path at all, and in api-stream the first chat loads the worker's deps anyway.
  */
 export function registerChatRoutes(app: Hono<AppEnv>, opts: ChatRouteOptions = {}) {
   app.post('/api/chat', async (c) => {

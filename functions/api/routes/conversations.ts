@@ -1,7 +1,6 @@
 import type { Hono } from 'hono';
 import { DynamoFactStore } from '../../../shared/src/adapters/dynamo/fact-store';
 import type { Core } from '../../../shared/src/composition/core';
-import { buildDbSearchToolDeps } from '../../../shared/src/composition/tool-deps';
 import {
   answerRequest,
   approveRequest,
@@ -38,7 +37,6 @@ import { getConversation } from '../../../shared/src/use-cases/get-conversation'
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
 import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
 import { redraftCard } from '../../../shared/src/use-cases/redraft-card';
-import { searchInbox } from '../../../shared/src/use-cases/search-inbox';
 import {
   conversationStatusRequest,
   setConversationStatus,
@@ -46,12 +44,18 @@ import {
 import type { AppEnv } from '../app';
 import { actorOf, currentUser, readJson, readQuery, reply } from '../http';
 
-const corpora = new WeakMap<Core, ConversationCorpus>();
-/** One search corpus per composed core (per cold start): warm calls only re-read what changed. */
-function corpusFor(core: Core): ConversationCorpus {
+const corpora = new WeakMap<Core, Promise<ConversationCorpus>>();
+/**
+ * One search corpus per composed core (per cold start): warm calls only re-read what changed. Built on the
+ * first search or delete, with the tool deps module (the search index, fuzzy matching and the tools' schemas:
+ * a third of the zod schemas the api would otherwise construct at cold start, issue 16).
+ */
+function corpusFor(core: Core): Promise<ConversationCorpus> {
   let corpus = corpora.get(core);
   if (!corpus) {
-    corpus = buildDbSearchToolDeps(core.config, core.table).corpus;
+    corpus = import('../../../shared/src/composition/tool-deps').then(
+      (m) => m.buildDbSearchToolDeps(core.config, core.table).corpus,
+    );
     corpora.set(core, corpus);
   }
   return corpus;
@@ -72,8 +76,9 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
 
   app.get('/api/search', async (c) => {
     const { q } = readQuery(c, searchQuery);
+    const { searchInbox } = await import('../../../shared/src/use-cases/search-inbox');
     const result = await searchInbox(
-      { corpus: corpusFor(c.get('core')) },
+      { corpus: await corpusFor(c.get('core')) },
       { query: q, userId: currentUser(c).id },
     );
     return reply(c, searchResponse, result);
@@ -125,7 +130,7 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
     const { confirm } = await readJson(c, deleteConversationRequest);
     const core = c.get('core');
     const tombstone = await deleteConversation(
-      { ...core, search: corpusFor(core) },
+      { ...core, search: await corpusFor(core) },
       { conversationId: c.req.param('id'), confirm, deletedBy: currentUser(c).email },
     );
     return reply(c, deleteConversationResponse, { tombstone });

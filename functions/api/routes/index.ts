@@ -6,6 +6,7 @@ import { type ChatRouteOptions, registerChatRoutes } from './chat';
 import { registerConversationRoutes } from './conversations';
 import { registerMediaRoutes } from './media';
 import { registerMemoryRoutes } from './memory';
+import { registerNotificationChoiceRoutes } from './notification-choices';
 import { registerPreferenceRoutes } from './preferences';
 import { registerResearchRoutes } from './research';
 import { registerRetryRoutes } from './retry';
@@ -31,6 +32,7 @@ export function registerRoutes(app: Hono<AppEnv>, opts: RouteOptions = {}) {
   registerWorkspaceFileRoutes(app);
   registerMediaRoutes(app);
   registerPreferenceRoutes(app);
+  registerNotificationChoiceRoutes(app);
   registerResearchRoutes(app);
   registerPushRoutes(app);
   opts.extraRoutes?.register(app);

@@ -8,12 +8,20 @@ export interface CardTimerSettings {
   timers?: Timers;
   expiryMinutes: number;
   renotifyMinutes: number;
+  /** How long an approval waits for its assignee before it goes to everyone (issue 19; default 5). */
+  teamDelayMinutes?: number;
 }
 
 export const expiryTimerName = (actionId: string) => scheduleName('expire', actionId);
 export const renotifyTimerName = (actionId: string) => scheduleName('renotify', actionId);
+export const teamNotifyTimerName = (actionId: string) => scheduleName('notify-team', actionId);
 
-function timerEvent(kind: TimerFired['kind'], action: PendingAction, dueAt: Date): EventEnvelope {
+function timerEvent(
+  kind: TimerFired['kind'],
+  action: PendingAction,
+  dueAt: Date,
+  userId?: string,
+): EventEnvelope {
   return {
     // One id per card and purpose: a timer delivered twice is a duplicate in the event ledger.
     id: `timer_${kind.replace('.', '_')}_${action.id}`,
@@ -27,6 +35,7 @@ function timerEvent(kind: TimerFired['kind'], action: PendingAction, dueAt: Date
       actionId: action.id,
       runId: action.runId,
       dueAt: dueAt.toISOString(),
+      ...(userId ? { userId } : {}),
     },
   };
 }
@@ -68,8 +77,29 @@ export async function cancelCardTimers(
   const timers = deps.cardTimers?.timers;
   if (!timers) return;
   await Promise.all(
-    [expiryTimerName(actionId), renotifyTimerName(actionId)].map((name) =>
+    [expiryTimerName(actionId), renotifyTimerName(actionId), teamNotifyTimerName(actionId)].map((name) =>
       timers.cancel(name).catch(() => undefined),
     ),
   );
+}
+
+/**
+ * An approval pushed to its assignee first (issue 19): if it still waits after `teamDelayMinutes`, the timer
+ * sends it to everyone (use-cases/expire-card.ts). Only with a scheduler: without one the push went to the
+ * whole team at once (never an in-process timer). Returns whether the timer was set.
+ */
+export async function scheduleTeamNotify(
+  deps: { cardTimers?: CardTimerSettings },
+  action: PendingAction,
+  assignee: string,
+): Promise<boolean> {
+  const s = deps.cardTimers;
+  if (!s?.timers) return false;
+  const at = new Date(Date.parse(action.createdAt) + (s.teamDelayMinutes ?? 5) * 60_000);
+  await s.timers.scheduleAt(
+    teamNotifyTimerName(action.id),
+    at,
+    timerEvent('card.notify-team', action, at, assignee),
+  );
+  return true;
 }

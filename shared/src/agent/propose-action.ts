@@ -5,7 +5,7 @@ import { ConflictError } from '../errors';
 import type { GuardVerdict } from '../ports/tool-guard';
 import { cardPeopleSafe } from './card-people';
 import { cardPolicy } from './card-policy';
-import { scheduleCardTimers } from './card-timers';
+import { scheduleCardTimers, scheduleTeamNotify } from './card-timers';
 import { modelReview, withRuleFloor } from './model-reviewer';
 import { REVIEW_THRESHOLD, reviewPlan } from './reviewer';
 import type { RunContext } from './run-context';
@@ -158,11 +158,16 @@ async function announceCard(ctx: RunContext, trigger: Trigger, call: PlannedCall
   const expiresAt = deps.cardTimers
     ? new Date(Date.parse(action.createdAt) + deps.cardTimers.expiryMinutes * 60_000).toISOString()
     : undefined;
+  const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
+  // Issue 19: a card in someone's conversation goes to them first, and to everyone if it still waits.
+  const assignee = urgent ? undefined : ctx.conversation?.assignee;
+  const routed = assignee ? await scheduleTeamNotify(deps, action, assignee) : false;
   await ctx.notify('approval', `Approve: ${action.summary}`.slice(0, 120), call.reason, action.id, {
     argsHash: action.argsHash,
     ...(expiresAt ? { expiresAt } : {}),
+    urgent,
+    ...(routed && assignee ? { route: { assignee, stage: 'assignee' as const } } : {}),
   });
-  const urgent = (trigger.kind === 'inbound_sms' && trigger.urgent) || call.name === 'escalate';
   await scheduleCardTimers(deps, action, { urgent });
 }
 

@@ -228,10 +228,19 @@ export class RunContext {
     title: string,
     body: string,
     actionId?: string,
-    /** An approval card's hash and expiry: its notification gets Approve / Deny (cards #18). */
-    card?: { argsHash: string; expiresAt?: string },
+    /**
+     * An approval card's hash and expiry: its notification gets Approve / Deny (cards #18); whether it is
+     * urgent, and its route to the assignee first (issue 19).
+     */
+    card?: { argsHash: string; expiresAt?: string; urgent?: boolean; route?: NotifyPayload['route'] },
   ) {
     const at = this.deps.clock().toISOString();
+    const trigger = this.trigger ?? this.start.trigger;
+    // Urgent matters reach everyone who chose them, at any hour (issue 19).
+    const urgent =
+      card?.urgent === true ||
+      this.conversation?.urgent !== undefined ||
+      (trigger.kind === 'inbound_sms' && trigger.urgent);
     await this.deps.queue.send({
       // Deterministic id: a replayed step re-sends the same event, which the worker's ledger de-duplicates.
       id: `notify_${actionId ?? `${this.runId}_${this.durable.nextSeq}`}`,
@@ -248,6 +257,8 @@ export class RunContext {
         ...(card
           ? { argsHash: card.argsHash, ...(card.expiresAt ? { expiresAt: card.expiresAt } : {}) }
           : {}),
+        ...(urgent ? { urgent: true } : {}),
+        ...(card?.route && !urgent ? { route: card.route } : {}),
         ...(this.conversation?.contact
           ? { contact: { name: this.conversation.contact.name, phone: this.conversation.contact.phone } }
           : {}),

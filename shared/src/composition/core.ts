@@ -18,6 +18,7 @@ import { dynamoInstructionsStore } from '../adapters/dynamo/instructions-store';
 import { dynamoIntentStore } from '../adapters/dynamo/intent-store';
 import { dynamoLiveConnections } from '../adapters/dynamo/live-connection-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
+import { dynamoNotificationChoicesStore } from '../adapters/dynamo/notification-choices-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
 import { dynamoTurnStore } from '../adapters/dynamo/turn-store';
 import { timersFromConfig } from '../adapters/lazy-scheduler';
@@ -83,6 +84,8 @@ export function buildCore(config: Config, serviceName: string) {
     followups: dynamoFollowUpStore(table),
     /** Phone calls as their Quo events build them up (follow #20). */
     calls: dynamoCallStore(table),
+    /** What pushes each person wants (issue 19): read by the sender, written by the person's settings. */
+    notificationChoices: dynamoNotificationChoicesStore(table),
     /** Fact partitions outside the agent's turn: the team's preferences and assignments (follow #20). */
     facts: new DynamoFactStore(table),
     /** Inbound photos: where each really is (server-side only), and the proxy's fetch by our id. */
@@ -97,6 +100,7 @@ export function buildCore(config: Config, serviceName: string) {
       timers: timersFromConfig(config, clock),
       expiryMinutes: config.CARD_EXPIRY_MINUTES,
       renotifyMinutes: config.URGENT_RENOTIFY_MINUTES,
+      teamDelayMinutes: config.APPROVAL_TEAM_DELAY_MINUTES,
     },
   };
 }

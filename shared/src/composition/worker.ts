@@ -39,6 +39,8 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
             log: core.log,
             // Approve / Deny on the notification (cards #18): each device gets a token for its owner.
             actionTokenKey: actionTokenKey(vapid.privateKey),
+            // Each person's choices and quiet hours (issue 19).
+            choices: core.notificationChoices,
             countPendingApprovals: async () => {
               const n = (await core.conversations.list({ limit: 100 })).reduce(
                 (n, c) => n + c.pendingCount,

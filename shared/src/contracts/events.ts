@@ -143,6 +143,13 @@ export const notifyPayload = z.object({
   preview: z.optional(z.string()),
   /** Only this member's devices (follow #20's daily digest is personal); absent = the whole team. */
   userId: z.optional(boundedString(1, 200)),
+  /** An urgent matter (issue 19): reaches whoever chose urgent, quiet hours or not; never waits for an assignee. */
+  urgent: z.optional(z.boolean()),
+  /**
+   * An approval routed to its assignee first (issue 19): `assignee` stage goes to their devices only; the
+   * `team` stage, APPROVAL_TEAM_DELAY_MINUTES later if the card still waits, to everyone else.
+   */
+  route: z.optional(z.object({ assignee: boundedString(1, 200), stage: z.enum(['assignee', 'team']) })),
 });
 
 /**
@@ -166,7 +173,8 @@ export const pingPayload = z.object({ note: z._default(z.string(), 'ping') });
 /** A one-time timer came due (EventBridge Scheduler put it on the queue); `kind` says what it is for. */
 export const timerFiredPayload = z.object({
   /** `followup`: a scheduled conditional send (follow #20); `digest`: a person's daily digest (follow #20). */
-  kind: z.enum(['card.expire', 'card.renotify', 'followup', 'digest', 'lead.check']),
+  /** `card.notify-team`: an approval its assignee has not decided goes to everyone (issue 19; `userId` = assignee). */
+  kind: z.enum(['card.expire', 'card.renotify', 'card.notify-team', 'followup', 'digest', 'lead.check']),
   conversationId: z.string(),
   actionId: z.string(),
   runId: z.string(),

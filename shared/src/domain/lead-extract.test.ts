@@ -10,6 +10,15 @@ type Row = [string, { from?: string; subject?: string; text: string }, Partial<L
 /** Realistic lead emails: listing-site forms, people writing directly, and ones that state nothing. */
 const ROWS: Row[] = [
   [
+    'a person writing directly, the address ending a sentence (seen on npm start: "31 Birch St. My")',
+    {
+      from: 'Jordan Hale <jordan.hale@mail.example>',
+      subject: 'Apartment on Birch',
+      text: "Hi, I'm interested in renting the apartment at 31 Birch St. My credit score is 720, no pets.",
+    },
+    { name: 'Jordan Hale', property: '31 Birch St', creditScore: 720, pets: ['none'] },
+  ],
+  [
     'the demo Zillow form (fields run on one line)',
     {
       subject: 'New lead: Tom Becker is interested in 48 Elm Ave #3',

@@ -133,7 +133,11 @@ function leadName(email: LeadEmail, text: string, senderIsLead: boolean): string
   return undefined;
 }
 
-const ADDRESS = /\b(\d{1,5}(?: [A-Z][a-zA-Z]*\.?){1,4}(?: (?:#|Apt\.? ?|Unit )[0-9A-Za-z-]{1,6})?)/;
+/**
+ * A street address: a number, up to four capitalised words and an optional unit. A period ends the words
+ * ("31 Birch St. My credit score…" is "31 Birch St", never "31 Birch St. My"); only a unit may follow it.
+ */
+const ADDRESS = /\b(\d{1,5}(?: [A-Z][a-zA-Z]*){1,4}(?:\.?(?: (?:#|Apt\.? ?|Unit )[0-9A-Za-z-]{1,6}))?)/;
 function propertyOf(text: string): string | undefined {
   const labelledProperty = labelled(text, 'property|listing|unit|address')
     .map((v) => ADDRESS.exec(v)?.[1])

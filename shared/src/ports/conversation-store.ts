@@ -13,6 +13,12 @@ export interface ConversationStore {
   list(opts?: { limit?: number }): Promise<Conversation[]>;
   /** One page of `list` and an opaque cursor for the next (older) page, if any (inbox paging, issue 19). */
   listPage?(opts: { limit: number; cursor?: string }): Promise<{ items: Conversation[]; next?: string }>;
+  /**
+   * Open urgent conversations, newest first, reading at most `maxPages` index pages (issue 19: urgent first
+   * across pages, not only within one). `scannedTo` (the index position `<lastMessageAt>#<id>` it stopped at)
+   * is set only when it stopped before the end.
+   */
+  listOpenUrgent?(opts: { maxPages: number }): Promise<{ items: Conversation[]; scannedTo?: string }>;
   /** The cursor that continues right after this conversation (a filtered page that stops mid-read). */
   cursorAfter?(c: Conversation): string;
   /** Finds the open conversation a trigger key (e.g. `sms:+1415…`) feeds, if any. */

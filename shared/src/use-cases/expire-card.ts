@@ -29,6 +29,7 @@ export async function handleTimerFired(
   const action = await deps.actions.get(p.conversationId, p.actionId);
   if (!action) return { outcome: `no card ${p.actionId}` };
   if (p.kind === 'card.renotify') return renotifyCard(deps, action);
+  if (p.kind === 'card.notify-team') return notifyTeam(deps, action, p.userId);
   return expireCard(deps, action);
 }
 
@@ -57,6 +58,32 @@ async function renotifyCard(deps: TimerDeps, action: PendingAction): Promise<Age
     data: { actionId: action.id, afterMinutes: minutes },
   });
   return { runId: action.runId, outcome: `renotified ${action.id}` };
+}
+
+/**
+ * An approval pushed to its assignee first that still waits after APPROVAL_TEAM_DELAY_MINUTES (issue 19): the
+ * rest of the team gets it now. A card decided meanwhile stays quiet.
+ */
+async function notifyTeam(deps: TimerDeps, action: PendingAction, assignee?: string): Promise<AgentOutcome> {
+  if (action.status !== 'PENDING') return { runId: action.runId, outcome: `card already ${action.status}` };
+  const minutes = deps.cardTimers?.teamDelayMinutes ?? 5;
+  await deps.queue.send({
+    id: `notify_team_${action.id}`,
+    type: 'notify',
+    correlationId: `conv:${action.conversationId}`,
+    key: `notify:${action.conversationId}`,
+    occurredAt: deps.clock().toISOString(),
+    payload: {
+      kind: 'approval',
+      conversationId: action.conversationId,
+      title: `Approve: ${action.summary}`.slice(0, 120),
+      body: `Waiting ${minutes} min for a decision.`,
+      actionId: action.id,
+      argsHash: action.argsHash,
+      ...(assignee ? { route: { assignee, stage: 'team' as const } } : {}),
+    },
+  });
+  return { runId: action.runId, outcome: `sent ${action.id} to the team` };
 }
 
 /**

@@ -9,13 +9,16 @@ export interface ListConversationsDeps {
 
 /** Pages read to fill one filtered page (a filter over a big inbox must not read it all). */
 const MAX_READS = 4;
+/** Index pages (up to 1 MB each) searched for open urgent conversations older than the first page. */
+const URGENT_PAGES = 3;
 
 /**
  * The team's shared inbox (issue 19), one page at a time, ordered by what needs a person: urgent first, then
  * cards waiting for approval, then the rest by time. Filters: needs approval, urgent, leads, mine (claimed
- * by me or assigned to me), done; the default view leaves done and archived conversations out. The order is
- * within the page (a page is the most recent conversations the filter keeps), so an older urgent matter
- * shows on the page its time puts it on, still at that page's top.
+ * by me or assigned to me), done; the default view leaves done and archived conversations out. In the
+ * default view urgent comes first across pages: every open urgent conversation (as far back as the urgent
+ * lane's search reads) is on the first page, however old, and later pages leave those out; within a page,
+ * cards waiting come next, then time.
  */
 export async function listConversations(
   deps: ListConversationsDeps,
@@ -30,11 +33,13 @@ export async function listConversations(
     const all = await store.list({ limit });
     return { conversations: ordered(all.filter(keep)).map((c) => toSummary(c, input.userId)) };
   }
+  const lane = await urgentLane(store, input.filter ?? 'all');
+  const regular = (c: Conversation) => keep(c) && !lane.has(c);
   let kept: Conversation[] = [];
   let cursor = input.cursor;
   for (let reads = 0; reads < MAX_READS && kept.length < limit; reads++) {
     const page = await store.listPage({ limit, ...(cursor ? { cursor } : {}) });
-    kept.push(...page.items.filter(keep));
+    kept.push(...page.items.filter(regular));
     cursor = page.next;
     if (!cursor) break;
   }
@@ -44,9 +49,26 @@ export async function listConversations(
     kept = kept.slice(0, limit);
     cursor = store.cursorAfter(last);
   }
+  const first = input.cursor ? [] : lane.items.filter(keep);
   return {
-    conversations: ordered(kept).map((c) => toSummary(c, input.userId)),
+    conversations: [...ordered(first), ...ordered(kept)].map((c) => toSummary(c, input.userId)),
     ...(cursor ? { nextCursor: cursor } : {}),
+  };
+}
+
+/**
+ * The default view's urgent lane: the open urgent conversations the store finds (newest first, bounded). They
+ * go on the first page; `has` tells later pages (and the first page's regular part) to leave them out. When
+ * the search stopped early, only those above where it stopped are in the lane; older ones page as usual.
+ */
+async function urgentLane(store: ConversationStore, filter: InboxFilter) {
+  const none = { items: [] as Conversation[], has: (_c: Conversation) => false };
+  if (filter !== 'all' || !store.listOpenUrgent) return none;
+  const { items, scannedTo } = await store.listOpenUrgent({ maxPages: URGENT_PAGES });
+  const ids = new Set(items.map((c) => c.id));
+  return {
+    items,
+    has: (c: Conversation) => ids.has(c.id) && (!scannedTo || `${c.lastMessageAt}#${c.id}` > scannedTo),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ActionStore } from '../ports/action-store';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { Model } from '../ports/model';
 import type { TurnStore, TurnWrite } from '../ports/turn-store';
+import { trackChatTurn } from './chat-turns';
 import { type ProcessEventDeps, processEvent } from './process-event';
 import type { RunUpdate } from './stream-run';
 
@@ -59,23 +60,9 @@ export async function* runChatInline(
       sink({ type: 'progress', status: 'timeout', runId });
     },
   );
-  running.add(done);
-  void done.finally(() => {
-    running.delete(done);
-    out.close();
-  });
+  trackChatTurn(done);
+  void done.finally(() => out.close());
   yield* out.drain(opts.heartbeatMs ?? 10_000, () => status, opts.sleep);
-}
-
-/** Turns still running in this process, whether or not anyone is still reading their stream. */
-const running = new Set<Promise<void>>();
-
-/**
- * Resolves when every chat turn of this process has ended. The streaming handler waits for it before it
- * returns: a person who closes the app mid-answer must not freeze the turn with the Lambda container.
- */
-export async function chatTurnsSettled(): Promise<void> {
-  while (running.size) await Promise.allSettled([...running]);
 }
 
 type Sink = (u: ChatUpdate) => void;

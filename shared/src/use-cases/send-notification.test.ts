@@ -279,3 +279,54 @@ describe('sendNotification', () => {
     ).rejects.toBeInstanceOf(ValidationError);
   });
 });
+
+describe('people’s choices and the assignee first (issue 19)', () => {
+  const night = new Date('2026-11-24T07:30:00Z');
+  const choices = (m: Record<string, import('../contracts/notification-choices').NotificationChoices>) => ({
+    all: async () => new Map(Object.entries(m)),
+  });
+
+  test('a device gets a push only if its owner wants that kind now; someone who never chose gets all', async () => {
+    const { deps, sender, log } = await setup();
+    const quiet = {
+      approvals: true,
+      urgent: true,
+      everything: true,
+      quietHours: { start: '22:00', end: '07:00', timezone: 'America/Los_Angeles' },
+    };
+    const d = { ...deps, now: () => night, choices: choices({ user_alex: quiet }) };
+    await sendNotification(d, { ...approval, kind: 'alert' });
+    expect(sender.sent.map((s) => s.endpoint)).toEqual([endpointB]);
+    expect(log.lines.find((l) => l.message.startsWith('push skipped by'))?.fields?.skipped).toBe(1);
+    // Urgent comes through Alex's quiet hours, delivered like an approval (high urgency).
+    sender.sent.length = 0;
+    await sendNotification(d, { ...approval, kind: 'alert', urgent: true });
+    expect(sender.sent.map((s) => s.endpoint).sort()).toEqual([endpointA, endpointB]);
+    expect(sender.sent[0]?.options.urgency).toBe('high');
+  });
+
+  test('a routed approval goes to its assignee first, then to everyone else; a personal push ignores choices', async () => {
+    const { deps, sender } = await setup();
+    const d = {
+      ...deps,
+      choices: choices({ user_sam: { approvals: false, urgent: true, everything: false } }),
+    };
+    await sendNotification(d, { ...approval, route: { assignee: 'user_alex', stage: 'assignee' } });
+    expect(sender.sent.map((s) => s.endpoint)).toEqual([endpointA]);
+    sender.sent.length = 0;
+    // The team stage: not Alex again, and Sam chose no approvals.
+    expect(
+      await sendNotification(d, { ...approval, route: { assignee: 'user_alex', stage: 'team' } }),
+    ).toMatchObject({ subscriptions: 0 });
+    await sendNotification(d, { ...approval, kind: 'alert', userId: 'user_sam' });
+    expect(sender.sent.map((s) => s.endpoint)).toEqual([endpointB]);
+  });
+
+  test('choices that cannot be read never stop a push', async () => {
+    const { deps, sender, log } = await setup();
+    const d = { ...deps, choices: { all: async () => Promise.reject(new Error('table unreachable')) } };
+    await sendNotification(d, approval);
+    expect(sender.sent).toHaveLength(2);
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('choices unavailable'))).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { z } from 'zod';
 import { notifyPayload } from '../contracts/events';
+import { DEFAULT_NOTIFICATION_CHOICES, type NotificationChoices } from '../contracts/notification-choices';
 import {
   chatUrl,
   type PushNotificationPayload,
@@ -10,7 +11,9 @@ import {
   type StoredPushSubscription,
 } from '../contracts/push';
 import { mintActionToken } from '../domain/action-token';
+import { wantsPush } from '../domain/notification-routing';
 import { describeZodIssues, ValidationError } from '../errors';
+import type { NotificationChoicesStore } from '../ports/notification-choices';
 import type {
   PushLog,
   PushSender,
@@ -88,6 +91,8 @@ export interface SendNotificationDeps {
   now?: () => Date;
   /** Signs the Approve / Deny action token each device's owner gets (domain/action-token.ts). */
   actionTokenKey?: Buffer;
+  /** People's choices (issue 19); absent = everyone gets everything, as before choices existed. */
+  choices?: Pick<NotificationChoicesStore, 'all'>;
 }
 
 export interface SendNotificationResult {
@@ -107,6 +112,7 @@ const DELIVERY = {
   approval: { ttlSeconds: 3600, urgency: 'high', requireInteraction: true },
   alert: { ttlSeconds: 900, urgency: 'normal', requireInteraction: false },
 } as const;
+const URGENT_DELIVERY = { urgency: 'high', requireInteraction: true } as const;
 
 export async function sendNotification(
   deps: SendNotificationDeps,
@@ -118,7 +124,8 @@ export async function sendNotification(
   }
   const input = parsed.data;
   const now = deps.now ?? (() => new Date());
-  const policy = DELIVERY[input.kind];
+  // An urgent alert is delivered like an approval: high urgency, and it stays on screen.
+  const policy = input.urgent ? { ...DELIVERY[input.kind], ...URGENT_DELIVERY } : DELIVERY[input.kind];
   const topic = conversationTopic(input.conversationId);
   const pendingApprovals = await countPending(deps);
 
@@ -139,9 +146,8 @@ export async function sendNotification(
     ...(input.userId ? { userId: input.userId } : {}),
   };
 
-  const subscriptions = input.userId
-    ? await deps.subscriptions.listByUser(input.userId)
-    : await deps.subscriptions.listActive();
+  const { subscriptions, skipped } = await recipients(deps, input, now());
+  if (skipped) deps.log.info('push skipped by people’s choices', { ...fields, skipped });
 
   const result: SendNotificationResult = {
     subscriptions: subscriptions.length,
@@ -171,6 +177,33 @@ export async function sendNotification(
   }
   deps.log.info('push notification sent', { ...fields, ...result });
   return result;
+}
+
+/**
+ * The devices this push goes to (issue 19). A push for one person (a test, their digest) goes to their
+ * devices as asked. Otherwise a routed approval goes to its assignee's devices, then (`team` stage) to
+ * everyone else's; and each device's owner must want it now (their choices and quiet hours; the defaults for
+ * someone who never chose). Choices that cannot be read never stop a push: everyone gets it.
+ */
+async function recipients(
+  deps: SendNotificationDeps,
+  input: z.infer<typeof sendNotificationInput>,
+  now: Date,
+): Promise<{ subscriptions: StoredPushSubscription[]; skipped: number }> {
+  if (input.userId) return { subscriptions: await deps.subscriptions.listByUser(input.userId), skipped: 0 };
+  const route = input.route;
+  const all = (await deps.subscriptions.listActive()).filter(
+    (s) => !route || (route.stage === 'assignee') === (s.userId === route.assignee),
+  );
+  if (!deps.choices) return { subscriptions: all, skipped: 0 };
+  const choices = await deps.choices.all().catch((e: unknown) => {
+    deps.log.warn('notification choices unavailable; sending to every device', { error: errorMessage(e) });
+    return new Map<string, NotificationChoices>();
+  });
+  const wanted = all.filter((s) =>
+    wantsPush(choices.get(s.userId) ?? DEFAULT_NOTIFICATION_CHOICES, input, now),
+  );
+  return { subscriptions: wanted, skipped: all.length - wanted.length };
 }
 
 /**

@@ -25,6 +25,10 @@ import {
   deletionsResponse,
 } from '../../../shared/src/contracts/deletion';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
+import {
+  notificationChoicesResponse,
+  type saveNotificationChoicesRequest,
+} from '../../../shared/src/contracts/notification-choices';
 import { preferencesResponse, type SavePersonalPreferences } from '../../../shared/src/contracts/preferences';
 import { type PlanItem, researchView } from '../../../shared/src/contracts/research';
 import {
@@ -207,6 +211,10 @@ export function createApi(getToken: GetToken) {
     preferences: () => request('GET', '/api/me/preferences', preferencesResponse),
     savePreferences: (patch: SavePersonalPreferences) =>
       request('PUT', '/api/me/preferences', preferencesResponse, patch),
+    // Issue 19: what a person is pushed (settings → Notifications).
+    notificationChoices: () => request('GET', '/api/me/notifications', notificationChoicesResponse),
+    saveNotificationChoices: (choices: z.input<typeof saveNotificationChoicesRequest>) =>
+      request('PUT', '/api/me/notifications', notificationChoicesResponse, choices),
   };
 }
 export type Api = ReturnType<typeof createApi>;

@@ -62,6 +62,30 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
         ...(res.LastEvaluatedKey ? { next: encodeCursor(res.LastEvaluatedKey) } : {}),
       };
     },
+    async listOpenUrgent({ maxPages }) {
+      const items: Conversation[] = [];
+      let start: Record<string, unknown> | undefined;
+      let pages = 0;
+      do {
+        // The filter runs after the read: each page still costs what it reads, hence the page cap.
+        const res = await t.doc.send(
+          new QueryCommand({
+            TableName: t.tableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :p',
+            FilterExpression: 'attribute_exists(urgent) AND (attribute_not_exists(#s) OR #s = :open)',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':p': 'CONVS', ':open': 'open' },
+            ScanIndexForward: false,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const i of res.Items ?? []) items.push(stripKeys<Conversation>(i) as Conversation);
+        start = res.LastEvaluatedKey;
+        pages++;
+      } while (start && pages < maxPages);
+      return { items, ...(start ? { scannedTo: String(start.gsi1sk) } : {}) };
+    },
     cursorAfter(c) {
       return encodeCursor({ ...meta(c.id), gsi1pk: 'CONVS', gsi1sk: `${c.lastMessageAt}#${c.id}` });
     },

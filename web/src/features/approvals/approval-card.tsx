@@ -111,7 +111,7 @@ function CardHead({ action, view, titleId }: { action: PendingAction; view: View
         <Icon />
       </span>
       <div className="approval-title">
-        <h3 id={titleId}>{view.label}</h3>
+        <h2 id={titleId}>{view.label}</h2>
         <StatusChip action={action} />
       </div>
     </header>

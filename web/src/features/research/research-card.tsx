@@ -33,7 +33,7 @@ export function ResearchCard({ taskId }: { taskId: string }) {
     <article className="research-card" data-task-id={task.id} data-status={task.status}>
       <header>
         <span className="research-label">Research</span>
-        <h3>{task.goal}</h3>
+        <h2>{task.goal}</h2>
         <p className={`research-status status-${task.status}`}>
           {STATUS_WORDS[task.status] ?? task.status}
           {task.status !== 'review' && leaves.length > 0 && ` · ${finished} of ${leaves.length} steps`}

@@ -6,6 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { type Auth, useAuth, useMe } from '../auth/auth-context';
 import { AppearanceSection } from './appearance-section';
 import { LessonsSection } from './lessons-section';
+import { NotificationsSection } from './notifications-section';
 import { PreferencesSection } from './preferences-section';
 
 export interface PushSettingsProps {
@@ -74,6 +75,11 @@ export function SettingsScreen({ config }: { config: PublicConfig }) {
         )}
       </section>
       <AppearanceSection />
+      {/* Below Appearance: it loads after the page, and must not move the controls above it. */}
+      <section className="card settings-card" aria-labelledby="notify-heading">
+        <h2 id="notify-heading">What you are notified about</h2>
+        <NotificationsSection />
+      </section>
       <section className="card settings-card" aria-labelledby="prefs-heading">
         <h2 id="prefs-heading">Preferences</h2>
         <PreferencesSection />
