@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier } from '../../shared/src/domain/triage/classifier';
-import { type Example, loadCorpus, splitCorpus } from '../../shared/src/domain/triage/corpus';
 import {
   type Evaluation,
   evaluate,
   formatConfusion,
   keywordBaseline,
 } from '../../shared/src/domain/triage/evaluate';
+import { type Example, loadCorpus, splitCorpus } from '../triage/corpus';
 import { type BenchRow, percentile } from './types';
 
 /**

@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier, EMERGENCY_THRESHOLD } from '../../shared/src/domain/triage/classifier';
-import {
-  type Example,
-  loadCorpus,
-  loadWordVectors,
-  splitCorpus,
-} from '../../shared/src/domain/triage/corpus';
 import { evaluate, formatConfusion } from '../../shared/src/domain/triage/evaluate';
 import { TRIAGE_TRAIN_OPTIONS, trainTriageModel } from '../../shared/src/domain/triage/train';
+import { type Example, loadCorpus, loadWordVectors, splitCorpus } from './corpus';
 
 /**
  * `npm run triage:cv [options-json] [--misses]`: 5-fold cross-validation on the TRAINING split only. This is

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { loadCorpus, splitCorpus } from '../../shared/src/domain/triage/corpus';
 import { MODEL_PATH, serializeModel } from '../../shared/src/domain/triage/model-file';
 import { trainTriageModel } from '../../shared/src/domain/triage/train';
+import { loadCorpus, splitCorpus } from './corpus';
 
 /**
  * `npm run train:triage`: trains the triage model on the corpus's training split and writes the generated

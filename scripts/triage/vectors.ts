@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { VECTORS_DIR } from '../../shared/src/domain/triage/corpus';
+import { VECTORS_DIR } from './corpus';
 
 /**
  * `npm run triage:vectors`: derives word vectors for the triage experiments (issue 17: word knowledge the

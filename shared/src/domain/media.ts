@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { FILE_NOTE, PHOTO_NOTE } from '../contracts/media';
 
 /** What rules mode (and a photo-only text's stored message) says for a photo: triage still has words to read. */
-export const PHOTO_NOTE = '[photo]';
-export const FILE_NOTE = '[file]';
+export { FILE_NOTE, PHOTO_NOTE };
 
 /**
  * Our id for the `index`-th media item of an inbound event: derived, so a replayed step writes the same

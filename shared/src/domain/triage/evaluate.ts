@@ -1,5 +1,5 @@
 import { judgeUrgency } from '../urgency';
-import type { Example } from './corpus';
+import type { Example } from './example';
 import { classOf, TRIAGE_CLASSES, type TriageClass } from './labels';
 
 /** Figures on one split, for the bench and for the floor tests. */

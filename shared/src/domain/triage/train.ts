@@ -1,4 +1,4 @@
-import type { Example } from './corpus';
+import type { Example } from './example';
 import { classOf, kindOf } from './labels';
 import {
   DEFAULT_TRAIN_OPTIONS,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadCorpus, splitCorpus } from '../../../../scripts/triage/corpus';
 import { backstopOf } from './backstop';
 import { createTriageClassifier } from './classifier';
-import { loadCorpus, splitCorpus } from './corpus';
 import { evaluate } from './evaluate';
 import { classOf, EMERGENCY_KINDS, kindOf, TRIAGE_CLASSES } from './labels';
 import { MODEL_PATH, serializeModel } from './model-file';

@@ -1,6 +1,6 @@
 import type { ConversationDetail } from '../../../../shared/src/contracts/api';
 import type { Message, PendingAction } from '../../../../shared/src/contracts/conversations';
-import { PHOTO_NOTE } from '../../../../shared/src/domain/media';
+import { PHOTO_NOTE } from '../../../../shared/src/contracts/media';
 import { ToolIcon } from '../../components/icons';
 import { Markdown } from '../../components/markdown';
 import { clockTime, humanize } from '../../lib/format';

