@@ -188,7 +188,7 @@ test('a photo text shows its thumbnail in the conversation and on the card, deco
 
 test('Settings → Preferences: a person sets zone, signature, event length, digest hour and properties', async () => {
   const { page, context, errors } = await openAs('/settings', PHONE);
-  const form = page.locator('form.prefs-form');
+  const form = page.locator('form.prefs-form:not(.notify-form)');
   await form.waitFor();
   await page.getByLabel(/Time zone/).fill('America/Chicago');
   await page.getByLabel(/^Signature/).fill('– Sam, Oak Properties');
@@ -204,10 +204,10 @@ test('Settings → Preferences: a person sets zone, signature, event length, dig
 
   // Reopened (at desktop size): what was saved comes back.
   const desk = await openAs('/settings', { width: 1440, height: 900 });
-  await desk.page.locator('form.prefs-form').waitFor();
+  await desk.page.locator('form.prefs-form:not(.notify-form)').waitFor();
   expect(await desk.page.getByLabel('Daily digest').inputValue()).toBe('7');
   expect(await desk.page.getByLabel(/Properties you handle/).inputValue()).toBe('12 Oak St\n40 Elm Ave');
-  await desk.page.locator('form.prefs-form').scrollIntoViewIfNeeded();
+  await desk.page.locator('form.prefs-form:not(.notify-form)').scrollIntoViewIfNeeded();
   await e.shot(desk.page, 'follow-preferences-desktop');
   await desk.context.close();
 }, 120_000);
