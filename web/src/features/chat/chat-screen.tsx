@@ -85,7 +85,12 @@ export function ChatScreen({ id }: { id?: string }) {
       {data?.followups?.length ? <FollowUpList followups={data.followups} onChanged={onDecided} /> : null}
       {data && <Timeline detail={data} meId={me.id} onDecided={onDecided} />}
       {chat.messages.length > 0 && (
-        <LiveTurn messages={chat.messages} contact={conversation?.contact} onDecided={onDecided} />
+        <LiveTurn
+          messages={chat.messages}
+          stored={data?.actions}
+          contact={conversation?.contact}
+          onDecided={onDecided}
+        />
       )}
       {working && <WorkingNote />}
       {turn.sendError && <Banner kind="error">{turn.sendError}</Banner>}

@@ -15,17 +15,21 @@ const PROGRESS: Record<string, string> = {
 
 /**
  * The turn being streamed right now (useChat's messages), shown under the stored conversation until the
- * stream ends and the stored records replace it.
+ * stream ends and the stored records replace it. A card the stored conversation already shows (a reload
+ * can land while the stream is still open) is not shown twice: the stored one is the one to act on.
  */
 export function LiveTurn({
   messages,
+  stored,
   contact,
   onDecided,
 }: {
   messages: ChatUIMessage[];
+  stored: PendingAction[] | undefined;
   contact: Contact;
   onDecided: (a?: PendingAction) => void;
 }) {
+  const shown = new Set(stored?.map((a) => a.id));
   return (
     <ol className="timeline live" aria-live="polite">
       {messages.map((m) =>
@@ -42,6 +46,7 @@ export function LiveTurn({
           </li>
         ) : (
           m.parts.map((p, i) => {
+            if (p.type === 'data-approval' && shown.has(p.data.id)) return null;
             // Parts have no ids of their own; a streamed message only ever grows at its end.
             const key = `${m.id}-${i}`;
             return <LivePart key={key} part={p} contact={contact} onDecided={onDecided} />;
