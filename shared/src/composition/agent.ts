@@ -37,6 +37,7 @@ import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { startResearchTool } from '../tools/research';
+import { startResearch } from '../use-cases/start-research';
 import { runCodeTool } from '../tools/sandbox';
 import { listSkills, loadSkill } from '../tools/skills';
 import { webTools } from '../tools/web';
@@ -107,7 +108,8 @@ export async function buildAgent(
   // Timed follow-ups need the scheduler (EventBridge Scheduler; the emulator locally).
   const timers = core.cardTimers.timers;
   if (timers) tools.push(bindTool(scheduleFollowUp, { followups: core.followups, timers }));
-  tools.push(bindTool(startResearchTool, buildResearchStartDeps(core)));
+  const researchStart = buildResearchStartDeps(core);
+  tools.push(bindTool(startResearchTool, { start: (input) => startResearch(researchStart, input) }));
 
   let workspace: Workspace | undefined;
   if (c.MEMORY_GIT_URL) {
