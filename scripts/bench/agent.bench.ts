@@ -405,7 +405,9 @@ export async function run(): Promise<BenchRow[]> {
           counter.on = false;
         });
         if (!out.outcome.startsWith(outcome))
-          throw new Error(`${event.type} ${JSON.stringify(event.payload).slice(0, 160)} ended ${out.outcome}`);
+          throw new Error(
+            `${event.type} ${JSON.stringify(event.payload).slice(0, 160)} ended ${out.outcome}`,
+          );
         return counter.requests - before;
       }
       const text = (from: string, body: string): EventEnvelope => {

@@ -37,7 +37,6 @@ import { openPhoneTools, replyToSender } from '../tools/openphone';
 import { proposePolicyChange } from '../tools/policy-change';
 import { type BoundTool, bindAll, bindTool, ToolRegistry } from '../tools/registry';
 import { startResearchTool } from '../tools/research';
-import { startResearch } from '../use-cases/start-research';
 import { runCodeTool } from '../tools/sandbox';
 import { listSkills, loadSkill } from '../tools/skills';
 import { webTools } from '../tools/web';
@@ -45,6 +44,7 @@ import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 import { cachedPersonalPreferences } from '../use-cases/preferences';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
+import { startResearch } from '../use-cases/start-research';
 import type { Core } from './core';
 import { buildResearchDeps, buildResearchStartDeps } from './research';
 import {
