@@ -157,11 +157,13 @@ async function nudgeCall(deps: LeadTrackingDeps, conv: Conversation, lead: LeadI
     .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
     .at(-1);
   if (!last) return undefined;
-  return nudgeDraft(last, {
+  const draft = nudgeDraft(last, {
     name: conv.contact?.name ?? conv.title,
     invited: lead.state === 'invited',
     ...(lead.property ? { property: lead.property } : {}),
   });
+  // The lead may answer (or a person book them) while the card waits: the approval re-checks this.
+  return draft && { ...draft, whileLead: { state: lead.state, since: lead.updatedAt } };
 }
 
 function checkMessage(conv: Conversation, lead: LeadInfo, timezone: string) {

@@ -10,6 +10,7 @@ import { UpstreamError } from '../../errors';
 import type { ConversationEraser } from '../../ports/conversation-eraser';
 import { type DynamoTable, isConditionFailed, stripKeys } from './base';
 import { factPk } from './fact-keys';
+import { conversationEventIds, scrubLedger } from './ledger-scrub';
 
 /**
  * Issue 19's delete over the single table. The tombstone is its own item (`TOMBSTONE#<id>`, listed newest
@@ -17,7 +18,8 @@ import { factPk } from './fact-keys';
  * Order matters: trigger mappings first (a new text from the person starts a fresh conversation instead of
  * feeding this one), then META (the conversation leaves the inbox, and every conditional store write —
  * preview, status, counters — stops landing), then everything else, read again until empty so a write that
- * raced the delete is caught by the next pass.
+ * raced the delete is caught by the next pass. The ledger's entries of the conversation's events go last,
+ * stripped to their ids (ledger-scrub.ts).
  */
 const tombstoneKey = (id: string) => ({ pk: `TOMBSTONE#${id}`, sk: 'TOMBSTONE' });
 /** BatchWriteItem's limit. */
@@ -59,6 +61,7 @@ export function dynamoConversationEraser(t: DynamoTable): ConversationEraser {
       );
       return (res.Items ?? []).map((i) => deletionTombstone.parse(stripKeys(i)));
     },
+    eventIdsOf: (conversationId, keys, until) => conversationEventIds(t, conversationId, keys, until),
     async erase(conversationId, plan) {
       const counts = zeroCounts();
       counts.triggers = await deleteTriggers(t, conversationId, plan.triggerKeys);
@@ -71,6 +74,7 @@ export function dynamoConversationEraser(t: DynamoTable): ConversationEraser {
         if (await deleteIfPresent(t, { pk: `CALL#${id}`, sk: 'CALL' })) counts.calls++;
       for (const id of plan.researchTaskIds)
         counts.research += (await erasePartition(t, `RESEARCH#${id}`)).length;
+      counts.ledger = await scrubLedger(t, plan.eventIds);
       return counts;
     },
   };
@@ -89,6 +93,7 @@ function zeroCounts(): ErasedCounts {
     triggers: 0,
     calls: 0,
     research: 0,
+    ledger: 0,
     other: 0,
   };
 }
