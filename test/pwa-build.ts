@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'vite';
 import { inject } from 'vitest';
+import { buildPwa } from '../scripts/build/pwa';
 
 const DONE = '.built';
 let mine: Promise<string> | undefined;
@@ -39,23 +39,5 @@ function claim(lock: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** `vite build` of web/ into `outDir` (production, service worker included). */
-export async function buildPwa(outDir: string) {
-  // Vitest sets NODE_ENV=test, which would make Vite emit a development build (dev React, no service
-  // worker registration); the browser must get what `npm run build:web` ships.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile: resolve('web/vite.config.ts'),
-      mode: 'production',
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
   }
 }

@@ -4,9 +4,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { build } from 'vite';
 import { getCore } from '../../shared/src/composition/core';
 import { newId } from '../../shared/src/ids';
+import { buildPwa } from '../build/pwa';
 import { startLocalStack } from '../local/stack';
 import type { BenchRow } from './types';
 
@@ -22,7 +22,7 @@ const CATEGORIES = ['accessibility', 'best-practices'] as const;
 export async function run(): Promise<BenchRow[]> {
   const dist = mkdtempSync(join(tmpdir(), 'bench-lh-dist-'));
   const profile = mkdtempSync(join(tmpdir(), 'bench-lh-profile-'));
-  await buildPwa(dist);
+  await buildPwa(dist, 'error');
   const stack = await startLocalStack({ port: 0, schedules: false, staticRoot: dist });
   let context: BrowserContext | undefined;
   try {
@@ -147,22 +147,6 @@ async function seedConversation(): Promise<string> {
   });
   await core.conversations.adjustPending(id, 1);
   return id;
-}
-
-/** What `npm run build:web` ships (production React, the service worker), into a folder of its own. */
-async function buildPwa(outDir: string) {
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile: resolve('web/vite.config.ts'),
-      mode: 'production',
-      logLevel: 'error',
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
 }
 
 if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {

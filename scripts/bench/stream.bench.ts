@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
+import { buildPwa } from '../build/pwa';
 import { type AnthropicEmulator, startAnthropicEmulator, turn } from '../emulators/anthropic';
 import { startLocalStack } from '../local/stack';
 import { type BenchRow, percentile } from './types';
@@ -164,14 +164,4 @@ async function devToken(url: string): Promise<string> {
     body: JSON.stringify({ email: 'sam@oakproperties.example' }),
   });
   return ((await res.json()) as { token: string }).token;
-}
-
-/** The PWA as `npm run build:web` ships it, into a folder of its own (production mode, service worker included). */
-async function buildPwa(outDir: string) {
-  await build({
-    configFile: resolve('web/vite.config.ts'),
-    mode: 'production',
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
 }

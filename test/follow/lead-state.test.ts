@@ -190,3 +190,85 @@ test('by phone: an invited lead who calls us is waiting on us again', async () =
     await world.stop();
   }
 }, 60_000);
+
+/**
+ * Tom texts, our invitation is approved and sent, and two days of silence draft a nudge card (as in the test
+ * above). Returns the conversation id and the waiting nudge.
+ */
+async function nudgeWaiting(world: World) {
+  await world.deliver(smsEvent(LEAD, 'Hi! Is the 2 bedroom at 48 Elm Ave still available?', servers.clock()));
+  const conv = await world.conversationFor(`sms:${LEAD}`);
+  const id = conv?.id as string;
+  const pending = async () =>
+    (await world.core.actions.listByConversation(id)).filter((a) => a.status === 'PENDING');
+  const [reply] = await pending();
+  await world.decide(reply as PendingAction, 'approve', {
+    editedArgs: { ...reply?.args, text: 'Hi Tom, yes! Would you like a showing on Thursday at 5?' },
+  });
+  await world.work();
+  // The property Tom named is kept through the moves, and the nudge names it.
+  expect((await world.core.conversations.get(id))?.lead).toMatchObject({
+    state: 'invited',
+    property: '48 Elm Ave',
+  });
+  await fireAfter(world, 49 * 3600_000);
+  const [nudge] = await pending();
+  expect(nudge?.whileLead).toMatchObject({ state: 'invited' });
+  expect(nudge?.args.text).toContain('a showing of the apartment at 48 Elm Ave?');
+  return { id, nudge: nudge as PendingAction };
+}
+
+test('a nudge approved after the lead moved on is not sent: the card is withdrawn with why', async () => {
+  const world = await createWorld(servers, { timers: true });
+  try {
+    const { id, nudge } = await nudgeWaiting(world);
+    const sentBefore = world.sentTo(LEAD).length;
+    // Sam approves; before the worker runs the approval, Tom's answer has moved him (the text's turn ran first).
+    await world.decide(nudge, 'approve');
+    servers.clock.advance(60_000);
+    await setLeadState(
+      { ...world.core, clock: servers.clock },
+      { conversationId: id, state: 'waiting_on_us', by: 'switchboard' },
+    );
+    await world.work();
+    expect(world.sentTo(LEAD)).toHaveLength(sentBefore);
+    const card = await world.core.actions.get(id, nudge.id);
+    expect(card?.status).toBe('SUPERSEDED');
+    expect(card?.supersededReason).toMatch(/^Tom Becker is waiting on us since .+: the nudge was not sent$/);
+    const said = (await world.core.conversations.listMessages(id)).map((m) => m.text);
+    expect(said).toContainEqual(expect.stringMatching(/^Not sent: .+ — Tom Becker is waiting on us since/));
+  } finally {
+    await world.stop();
+  }
+}, 90_000);
+
+test('a lead who calls while their nudge waits: the nudge card is withdrawn, other cards stay', async () => {
+  const world = await createWorld(servers, {
+    timers: true,
+    env: { OPENPHONE_WEBHOOK_SECRET: FOLLOW_WEBHOOK_SECRET },
+  });
+  const hook = await startWebhookReceiver(world);
+  try {
+    const { id, nudge } = await nudgeWaiting(world);
+    const call = await servers.openphone.fireCall({
+      from: LEAD,
+      scheme: 'standard',
+      durationSeconds: 60,
+      summary: { summary: ['Wants to see the apartment Saturday'], nextSteps: ['Confirm Saturday'] },
+      transcript: [{ who: 'caller', text: 'Hi, could I see the apartment on Saturday instead?' }],
+      url: hook.url,
+    });
+    expect(call.deliveries.map((d) => d.status)).toEqual([202, 202, 202]);
+    await world.work();
+    const card = await world.core.actions.get(id, nudge.id);
+    expect(card?.status).toBe('SUPERSEDED');
+    expect(card?.supersededReason).toMatch(/^Tom Becker called on .+: no nudge needed\.$/);
+    expect((await world.core.conversations.get(id))?.lead?.state).toBe('waiting_on_us');
+    // The call's own follow-up (a text to Tom) is a new card and waits.
+    const waiting = (await world.core.actions.listByConversation(id)).filter((a) => a.status === 'PENDING');
+    expect(waiting.every((a) => !a.whileLead)).toBe(true);
+  } finally {
+    await hook.stop();
+    await world.stop();
+  }
+}, 90_000);

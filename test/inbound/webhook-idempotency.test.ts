@@ -82,11 +82,13 @@ test('the claim is released when the enqueue fails: 503, and the retried deliver
 test('the webhook times out after claiming; once that invocation could no longer run, the retry is delivered', async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2026-11-23T15:00:00Z'));
-  const q = queue();
   const d = text('The heater stopped again, can someone come?');
-  q.mode('hang');
   // The first invocation claims, then hangs in the enqueue until the runtime kills it: never settles here.
-  void receiveSmsWebhook(depsWith(q), {
+  // Its queue is its own: it may reach the send only after the retries below (a loaded machine), and must
+  // still hang then.
+  const hung = queue();
+  hung.mode('hang');
+  void receiveSmsWebhook(depsWith(hung), {
     ...signed(d.rawBody, 'msg_timeout_0001'),
     remainingMs: () => 10_000,
   });
@@ -105,7 +107,7 @@ test('the webhook times out after claiming; once that invocation could no longer
 
   // Quo retries while that invocation could still be running: not run twice, and not acknowledged either —
   // a 409 keeps Quo retrying (any non-2xx is retried), where a 200 "duplicate" would have lost this text.
-  q.mode('ok');
+  const q = queue();
   vi.setSystemTime(new Date('2026-11-23T15:00:05Z'));
   await expect(receiveSmsWebhook(depsWith(q), signed(d.rawBody, 'msg_timeout_0001'))).rejects.toMatchObject({
     status: 409,

@@ -1,4 +1,5 @@
-import type { PendingAction } from '../contracts/conversations';
+import type { LeadState, PendingAction } from '../contracts/conversations';
+import { whenText } from '../domain/followups';
 import type { ConversationStore } from '../ports/conversation-store';
 import { capOutput } from '../tools/tool';
 import { executeApprovedAction } from './execute-action';
@@ -41,6 +42,8 @@ export function approvedStep(ctx: RunContext, action: PendingAction, scope: Call
           : {}),
       };
     }
+    const withdrawn = await withdrawIfLeadMoved(ctx, action);
+    if (withdrawn) return { ...base, actionId: action.id, status: 'denied' as const, error: withdrawn };
     const exec = await executeApprovedAction(
       { ...deps, staleExecutingMs: deps.settings.staleExecutingMs },
       { conversationId: ctx.convId, actionId: action.id },
@@ -72,4 +75,46 @@ export function approvedStep(ctx: RunContext, action: PendingAction, scope: Call
       ? { ...done, status: 'executed' as const, result: capOutput(exec.result) }
       : { ...done, status: 'failed' as const, error: exec.error };
   });
+}
+
+const LEAD_NOW: Record<LeadState, string> = {
+  new: 'is a new lead',
+  invited: 'was invited again',
+  waiting_on_lead: 'was answered again',
+  waiting_on_us: 'is waiting on us',
+  showing_booked: 'has a showing booked',
+  disqualified: 'is disqualified',
+};
+
+/**
+ * A lead's nudge approved after the lead moved on — they wrote or called, a person booked or disqualified
+ * them, or another reply went out (follow #20): it is not sent. The card is withdrawn with the reason instead
+ * of executed, and the run says "Not sent". The conversation is the turn's own partition read (no request).
+ * Only a card still APPROVED is withdrawn: a replayed step whose send already started goes on to reconcile.
+ */
+async function withdrawIfLeadMoved(ctx: RunContext, action: PendingAction): Promise<string | undefined> {
+  const hold = action.whileLead;
+  if (!hold || action.status !== 'APPROVED') return undefined;
+  const { deps } = ctx;
+  const conv = await deps.conversations.get(ctx.convId);
+  const lead = conv?.lead;
+  if (lead?.updatedAt === hold.since && lead.state === hold.state) return undefined;
+  const who = conv?.contact?.name ?? conv?.title ?? 'The lead';
+  const reason = lead
+    ? `${who} ${LEAD_NOW[lead.state]} since ${whenText(lead.updatedAt, deps.settings.timezone)}: the nudge was not sent`
+    : `${who} is no longer a lead: the nudge was not sent`;
+  const at = deps.clock().toISOString();
+  const moved = await deps.actions.transition(ctx.convId, action.id, ['APPROVED'], 'SUPERSEDED', {
+    supersededReason: reason,
+    updatedAt: at,
+  });
+  if (!moved) return undefined;
+  await deps.audit.append({
+    conversationId: ctx.convId,
+    type: 'card.superseded',
+    actor: 'switchboard',
+    at,
+    data: { actionId: action.id, tool: action.tool, reason },
+  });
+  return reason;
 }

@@ -79,7 +79,7 @@ async function proposeOnly(ctx: RunContext, trigger: Trigger, call: PlannedCall)
     outcome.status === 'executed'
       ? `Done: ${what}.`
       : outcome.status === 'denied'
-        ? `Not sent: ${what}.`
+        ? `Not sent: ${what}${outcome.error ? ` — ${outcome.error}` : ''}.`
         : `I could not propose ${what}: ${outcome.error ?? outcome.status}.`;
   await respond(ctx, text);
   return { kind: 'done', outcome: `proposal ${outcome.status}` };

@@ -118,6 +118,7 @@ async function createCard(
     ...(trigger.redraft ? { redraft: redraftOf(trigger.redraft, redraft) } : {}),
     ...(people ? { people } : {}),
     ...(lessons.length ? { lessons } : {}),
+    ...(call.whileLead ? { whileLead: call.whileLead } : {}),
   };
   // A replayed step (crash after the create) must not count the same card twice.
   const created = await deps.actions.create(action).then(

@@ -1,4 +1,4 @@
-import type { LeadInfo, PendingIntent } from '../contracts/conversations';
+import type { LeadInfo, PendingAction, PendingIntent } from '../contracts/conversations';
 import type { EmailReceived } from '../contracts/events';
 import type { PersonalPreferences } from '../contracts/preferences';
 import type { EmergencyKind, TriageClass } from '../domain/triage/labels';
@@ -87,6 +87,8 @@ export interface PlannedCall {
   toolUseId?: string;
   /** The policy answer this call rests on, shown on its approval card (rules planner only; see card-policy.ts). */
   policy?: PolicyBasis;
+  /** A lead's nudge: executed only while the lead has not moved (PendingAction.whileLead). */
+  whileLead?: PendingAction['whileLead'];
 }
 
 /** Derivation lines from an `ask_policy` answer, and what it still needs, as the approval card shows them. */

@@ -226,6 +226,12 @@ export const pendingAction = z.object({
   supersededReason: z.string().optional(),
   /** The card that replaced this one (a redraft or an answered question), when there is one. */
   supersededBy: z.string().optional(),
+  /**
+   * A lead's nudge (follow #20): sent only while the lead is where it was when the nudge was drafted (`state`
+   * since `since`). A lead who answered, called or was booked meanwhile is not nudged: at approval the card is
+   * withdrawn (SUPERSEDED) instead of executed.
+   */
+  whileLead: z.object({ state: leadState, since: z.string() }).optional(),
   /** On a redrafted card: what it was asked for, by whom, and which parts of the instruction were applied. */
   redraft: cardRedraft.optional(),
   createdAt: z.string(),

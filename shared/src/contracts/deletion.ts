@@ -20,6 +20,11 @@ export const erasedCounts = z.object({
   triggers: z.number().int().nonnegative(),
   calls: z.number().int().nonnegative(),
   research: z.number().int().nonnegative(),
+  /**
+   * Event-ledger entries stripped to their ids, status and time (the trigger key — a phone number or address —
+   * and the reason go). Absent on tombstones written before the ledger was stripped.
+   */
+  ledger: z.number().int().nonnegative().default(0),
   /** Anything else in the conversation's partition (pending intent, follow-ups, …). */
   other: z.number().int().nonnegative(),
 });
@@ -36,6 +41,8 @@ export const erasePlan = z.object({
   callIds: z.array(z.string()),
   researchTaskIds: z.array(z.string()),
   actionIds: z.array(z.string()),
+  /** The events that came in for the conversation, whose ledger entries keep only their ids (issue 19). */
+  eventIds: z.array(z.string()).default([]),
 });
 export type ErasePlan = z.infer<typeof erasePlan>;
 

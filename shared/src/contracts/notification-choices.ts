@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZone } from './time-zone';
 
 /**
  * What pushes a person wants (issue 19), stored server-side per person and honoured by the sender
@@ -6,18 +7,6 @@ import { z } from 'zod';
  * cannot miss the change. Separate from follow's personal preferences (DESIGN §7: one record each).
  */
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 22:00');
-const timeZone = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone such as America/New_York');
 
 export const quietHours = z
   .object({ start: clock, end: clock, timezone: timeZone })

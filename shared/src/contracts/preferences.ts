@@ -1,23 +1,11 @@
 import { z } from 'zod';
+import { timeZone } from './time-zone';
 
 /**
  * Personal and team preferences (follow #20): edited by people in the PWA settings, stored as facts in one
  * team partition (use-cases/preferences.ts), read by the planners and the digest. The agent's tools cannot
  * write them (no tool writes that partition; the API route is the only writer).
  */
-const timeZone = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone such as America/New_York');
-
 export const personalPreferences = z.object({
   /** The person's own zone (the team's when absent): their digest hour and times they say in chat. */
   timezone: timeZone.optional(),

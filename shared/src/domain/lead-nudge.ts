@@ -1,4 +1,4 @@
-import type { PendingAction } from '../contracts/conversations';
+import type { LeadInfo, PendingAction } from '../contracts/conversations';
 
 /**
  * The nudge to a lead who has gone quiet (follow #20): a short check-in on the channel and in the thread of
@@ -11,6 +11,8 @@ export interface NudgeDraft {
   name: 'send_message' | 'send_email';
   args: Record<string, unknown>;
   reason: string;
+  /** Sent only while the lead is still in this state (checked again when the card is approved). */
+  whileLead?: { state: LeadInfo['state']; since: string };
 }
 
 export function nudgeDraft(

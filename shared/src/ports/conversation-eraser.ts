@@ -11,9 +11,16 @@ export interface ConversationEraser {
   /** Newest first. */
   listTombstones(opts: { limit: number }): Promise<DeletionTombstone[]>;
   /**
+   * The events that came in for the conversation: its runs' triggers, and every event recorded in the ledger
+   * under one of `keys` (the person's `sms:+1…`, the conversation's `conv:<id>`) at or before `until`, unless
+   * another conversation's run took it. Read before anything is erased (the runs go with the partition).
+   */
+  eventIdsOf(conversationId: string, keys: string[], until: string): Promise<string[]>;
+  /**
    * Deletes the trigger mappings that still point at the conversation, its own partition (conversation,
    * messages, cards, runs and steps, audit, intent, follow-ups), its facts, and the media, call and research
-   * records the plan names. Returns what was deleted.
+   * records the plan names, and strips the plan's events in the ledger to their ids, status and time. Returns
+   * what was deleted.
    */
   erase(conversationId: string, plan: ErasePlan): Promise<ErasedCounts>;
 }

@@ -6,6 +6,7 @@ import { dynamoAuditLog } from '../adapters/dynamo/audit-log';
 import type { DynamoTable } from '../adapters/dynamo/base';
 import { dynamoConversationEraser } from '../adapters/dynamo/conversation-eraser';
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
+import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
 import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
@@ -140,6 +141,37 @@ async function seedFull(id: string, phone: string) {
   ]);
 }
 
+/**
+ * The ledger as the webhook and the worker leave it for a person: a processed text (its run in the
+ * conversation), a reaction that started nothing, a chat turn under `conv:<id>` — and, under the same phone
+ * number, a text another conversation's run took.
+ */
+async function seedLedger(id: string, phone: string, otherConversationRun: string) {
+  const ledger = dynamoEventLedger(table);
+  const entry = (
+    eventId: string,
+    key: string,
+    status: 'received' | 'processed' | 'ignored',
+    min: number,
+  ) => ({
+    eventId,
+    type: 'sms.received',
+    key,
+    status,
+    reason: status === 'ignored' ? 'reaction (a tapback)' : 'replied',
+    at: at(min),
+    correlationId: `openphone:${eventId}`,
+  });
+  await ledger.record(entry('e1', `sms:${phone}`, 'received', 1));
+  await ledger.record({ ...entry('e1', `sms:${phone}`, 'processed', 2), runId: 'r1' });
+  await ledger.record(entry(`${id}_tapback`, `sms:${phone}`, 'ignored', 3));
+  await ledger.record({ ...entry(`${id}_chat`, `conv:${id}`, 'processed', 4), type: 'chat.message' });
+  await ledger.record({
+    ...entry(`${id}_other`, `sms:${phone}`, 'processed', 5),
+    runId: otherConversationRun,
+  });
+}
+
 async function partition(pk: string) {
   const res = await table.doc.send(
     new QueryCommand({
@@ -155,6 +187,7 @@ describe('deleteConversation (DynamoDB Local)', () => {
   test('erases everything the conversation holds, leaves a tombstone without personal data, and nothing else', async () => {
     await seedFull('c_gone', '+14155550111');
     await seedFull('c_kept', '+14155550122');
+    await seedLedger('c_gone', '+14155550111', 'r_of_c_kept');
     // The same person's newer conversation took over the `sms:` mapping: it must survive.
     await deps.conversations.mapTriggerKey('sms:+14155550111', 'c_kept');
     const preview = await previewDeletion(deps, 'c_gone');
@@ -187,8 +220,21 @@ describe('deleteConversation (DynamoDB Local)', () => {
         calls: 1,
         research: 2,
         triggers: 1,
+        ledger: 3,
       },
     });
+    // The ledger keeps the events' ids, statuses and times; the number, the reasons and the key index go.
+    for (const eventId of ['e1', 'c_gone_tapback', 'c_gone_chat']) {
+      const rows = await partition(`EVENT#${eventId}`);
+      expect(rows.length, eventId).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row, eventId).toMatchObject({ eventId, key: 'erased' });
+        expect(JSON.stringify(row), eventId).not.toMatch(/4155550111|tapback\)|replied|openphone:/);
+      }
+    }
+    expect(await dynamoEventLedger(table).get('e1')).toMatchObject({ status: 'processed', runId: 'r1' });
+    // Another conversation's event under the same number is that conversation's to keep.
+    expect(await dynamoEventLedger(table).get('c_gone_other')).toMatchObject({ key: 'sms:+14155550111' });
     // Nothing of the person stays: no plan with their keys, no title, no number.
     expect(tombstone.pending).toBeUndefined();
     const stored = JSON.stringify(await deps.eraser.getTombstone('c_gone'));
@@ -241,6 +287,7 @@ describe('deleteConversation (DynamoDB Local)', () => {
       callIds: [],
       researchTaskIds: [],
       actionIds: [],
+      eventIds: [],
     });
     expect(await deps.conversations.get('c_half')).toBeUndefined();
     expect(await partition('MEDIA#md_c_half')).toHaveLength(1);

@@ -12,7 +12,7 @@ import { type ExportConversationDeps, exportConversation } from './export-conver
  * their steps, audit, facts, media and call records, research tasks it started, the trigger mappings that
  * lead to it, and (as the index drops what gsi1 no longer lists) its search entries — and a tombstone of who
  * deleted what and when stays. The memory repository's history is the team's memory and is not rewritten;
- * the event ledger keeps event ids and statuses only. Beside `export-conversation.ts`, and like it used by
+ * the event ledger keeps event ids, statuses and times only (its keys hold phone numbers and addresses). Beside `export-conversation.ts`, and like it used by
  * both the API (`/api/admin/conversations/:id/delete`) and `npm run ops -- conversation:delete`.
  */
 export interface DeleteConversationDeps extends ExportConversationDeps {
@@ -89,18 +89,26 @@ async function begin(
     deps.conversations.listMessages(conversationId),
     deps.actions.listByConversation(conversationId),
   ]);
+  const deletedAt = deps.clock().toISOString();
+  const plan = planOf(
+    convo,
+    messages,
+    cards.filter((c) => c.status === 'PENDING').map((c) => c.id),
+  );
+  // The ledger under the person's keys up to now; later events are a new conversation's.
+  plan.eventIds = await deps.eraser.eventIdsOf(
+    conversationId,
+    [...plan.triggerKeys, `conv:${conversationId}`],
+    deletedAt,
+  );
   const tombstone: DeletionTombstone = {
     conversationId,
     source: convo.source,
     conversationCreatedAt: convo.createdAt,
     deletedBy,
-    deletedAt: deps.clock().toISOString(),
+    deletedAt,
     state: 'deleting',
-    pending: planOf(
-      convo,
-      messages,
-      cards.filter((c) => c.status === 'PENDING').map((c) => c.id),
-    ),
+    pending: plan,
   };
   await deps.eraser.putTombstone(tombstone);
   return tombstone;
@@ -112,6 +120,7 @@ const emptyPlan = (): ErasePlan => ({
   callIds: [],
   researchTaskIds: [],
   actionIds: [],
+  eventIds: [],
 });
 
 /**
@@ -131,5 +140,6 @@ export function planOf(c: Conversation, messages: Message[], pendingActionIds: s
     callIds: [...new Set(messages.flatMap((m) => (m.call ? [m.call.callId] : [])))],
     researchTaskIds: [...new Set(messages.flatMap((m) => (m.research ? [m.research.taskId] : [])))],
     actionIds: pendingActionIds,
+    eventIds: [],
   };
 }

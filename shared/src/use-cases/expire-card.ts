@@ -37,19 +37,9 @@ export async function handleTimerFired(
 async function renotifyCard(deps: TimerDeps, action: PendingAction): Promise<AgentOutcome> {
   if (action.status !== 'PENDING') return { runId: action.runId, outcome: `card already ${action.status}` };
   const minutes = deps.cardTimers?.renotifyMinutes ?? 10;
-  await deps.queue.send({
-    id: `notify_renotify_${action.id}`,
-    type: 'notify',
-    correlationId: `conv:${action.conversationId}`,
-    key: `notify:${action.conversationId}`,
-    occurredAt: deps.clock().toISOString(),
-    payload: {
-      kind: 'approval',
-      conversationId: action.conversationId,
-      title: `Still waiting (urgent): ${action.summary}`.slice(0, 120),
-      body: `This urgent draft has waited ${minutes} minutes for a decision.`,
-      actionId: action.id,
-    },
+  await sendApprovalPush(deps, action, `notify_renotify_${action.id}`, {
+    title: `Still waiting (urgent): ${action.summary}`,
+    body: `This urgent draft has waited ${minutes} minutes for a decision.`,
   });
   await deps.audit.append({
     conversationId: action.conversationId,
@@ -67,23 +57,33 @@ async function renotifyCard(deps: TimerDeps, action: PendingAction): Promise<Age
 async function notifyTeam(deps: TimerDeps, action: PendingAction, assignee?: string): Promise<AgentOutcome> {
   if (action.status !== 'PENDING') return { runId: action.runId, outcome: `card already ${action.status}` };
   const minutes = deps.cardTimers?.teamDelayMinutes ?? 5;
-  await deps.queue.send({
-    id: `notify_team_${action.id}`,
+  await sendApprovalPush(deps, action, `notify_team_${action.id}`, {
+    title: `Approve: ${action.summary}`,
+    body: `Waiting ${minutes} min for a decision.`,
+    argsHash: action.argsHash,
+    ...(assignee ? { route: { assignee, stage: 'team' as const } } : {}),
+  });
+  return { runId: action.runId, outcome: `sent ${action.id} to the team` };
+}
+
+type ApprovalPush = Omit<EventOf<'notify'>['payload'], 'kind' | 'conversationId' | 'actionId'>;
+
+/** One more approval push for a waiting card, through the queue like every notification (its id dedupes it). */
+function sendApprovalPush(deps: TimerDeps, action: PendingAction, id: string, push: ApprovalPush) {
+  return deps.queue.send({
+    id,
     type: 'notify',
     correlationId: `conv:${action.conversationId}`,
     key: `notify:${action.conversationId}`,
     occurredAt: deps.clock().toISOString(),
     payload: {
+      ...push,
       kind: 'approval',
       conversationId: action.conversationId,
-      title: `Approve: ${action.summary}`.slice(0, 120),
-      body: `Waiting ${minutes} min for a decision.`,
+      title: push.title.slice(0, 120),
       actionId: action.id,
-      argsHash: action.argsHash,
-      ...(assignee ? { route: { assignee, stage: 'team' as const } } : {}),
     },
   });
-  return { runId: action.runId, outcome: `sent ${action.id} to the team` };
 }
 
 /**

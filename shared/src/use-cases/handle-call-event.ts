@@ -4,9 +4,11 @@ import type { CallTrigger } from '../agent/types';
 import type { Conversation, Message } from '../contracts/conversations';
 import type { EventOf } from '../contracts/events';
 import { callTranscriptLines } from '../domain/calls';
+import { whenText } from '../domain/followups';
 import type { CallPatch, CallRecord, CallStore } from '../ports/call-store';
 import { leadWroteUs } from './lead-tracking';
 import type { AgentOutcome, RunEventGroupDeps } from './run-event-group';
+import { supersedePending } from './supersede-drafts';
 
 type CallEvent = EventOf<'call.completed'> | EventOf<'call.summarized'> | EventOf<'call.transcribed'>;
 
@@ -58,13 +60,22 @@ export async function handleCallEvent(deps: CallEventDeps, event: CallEvent): Pr
   });
   // Lead state from calls (follow #20): a lead who called us is waiting on us. Once per call (the claimed
   // run), after the run, which creates a new caller's conversation.
-  if (rec.direction !== 'outgoing' && !contact?.internal)
+  if (rec.direction !== 'outgoing' && !contact?.internal) {
     await leadWroteUs(deps, {
       conversationId: conv.id,
       before: conv.lead,
       isLead: triage?.triageClass === 'lead',
       by: 'switchboard',
     });
+    // A text withdraws every waiting draft (cards #18); a call withdraws the nudge asking them to get in touch.
+    if (conv.pendingCount > 0)
+      await supersedePending(
+        deps,
+        conv.id,
+        `${contact?.name ?? party} called on ${whenText(rec.firstSeenAt, deps.settings.timezone)}: no nudge needed.`,
+        (a) => Boolean(a.whileLead),
+      );
+  }
   return out;
 }
 
