@@ -7,24 +7,27 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
+  CardFields,
   Conversation,
   InboxFields,
   Message,
   PendingAction,
   PendingIntent,
+  ThreadFields,
 } from '../../contracts/conversations';
 import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
-import { RetryableConflictError } from '../../errors';
+import { ConversationDeletedError, RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
 import { inboxParts, updateOf } from './conversation-store';
 import { factPk, factSk } from './fact-keys';
+import { tombstoneKey } from './tombstone-key';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** DynamoDB's limit of items in one TransactWriteItems call. */
-const MAX_TRANSACT_ITEMS = 100;
+/** DynamoDB's limit of items in one TransactWriteItems call, less the deletion guard each one carries. */
+const MAX_TRANSACT_ITEMS = 99;
 const stepSk = (r: string, seq: number) => `STEP#${r}#${String(seq).padStart(6, '0')}`;
 
 /**
@@ -45,7 +48,7 @@ export function dynamoTurnStore(t: DynamoTable): TurnStore {
     async commit(conversationId, writes) {
       if (writes.length === 0) return;
       const plan = foldWrites(t.tableName, conversationId, writes);
-      await commitPlan(t, plan);
+      await commitPlan(t, plan, conversationId);
     },
   };
 }
@@ -170,6 +173,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
   let touch: Message | undefined;
   let pending = 0;
   let inbox: InboxFields = {};
+  let thread: ThreadFields & CardFields = {};
   let intent: TransactItem | undefined;
   for (const w of writes) {
     if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
@@ -189,6 +193,9 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
       if (w.message.role === 'inbound') inbox = { ...inbox, status: 'open' };
     } else if (w.kind === 'pending') pending += w.delta;
     else if (w.kind === 'inbox') inbox = { ...inbox, ...w.patch };
+    else if (w.kind === 'thread') thread = { ...thread, ...definedOnly(w.patch) };
+    else if (w.kind === 'trigger')
+      bySk.set(`TRIGGER#${w.key}`, put({ pk: `TRIGGER#${w.key}`, sk: 'TRIGGER', conversationId }));
     else if (w.kind === 'audit') bySk.set(`AUDIT#${w.event.at}#${w.event.id}`, auditPut(w.event));
     else if (w.kind === 'action.create')
       items.push(put({ pk, sk: `ACTION#${w.action.id}`, ...w.action }, 'attribute_not_exists(sk)'));
@@ -218,19 +225,20 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
     return put({ pk, sk: `AUDIT#${e.at}#${e.id}`, ...e });
   }
   if (created) {
-    items.push(put(createdMeta(pk, withInbox(created, inbox), touch, pending), 'attribute_not_exists(pk)'));
-    if (created.triggerKey)
+    const meta = createdMeta(pk, { ...withInbox(created, inbox), ...thread }, touch, pending);
+    items.push(put(meta, 'attribute_not_exists(pk)'));
+    if (created.triggerKey && !bySk.has(`TRIGGER#${created.triggerKey}`))
       items.push(put({ pk: `TRIGGER#${created.triggerKey}`, sk: 'TRIGGER', conversationId: created.id }));
     return { items };
   }
-  const marked = Object.keys(inbox).length > 0;
+  const marked = Object.keys(inbox).length > 0 || Object.keys(thread).length > 0;
   if (!touch && pending === 0 && !marked) return { items };
-  items.push(metaUpdate(tableName, pk, touch, pending, inbox));
+  items.push(metaUpdate(tableName, pk, { touch, pending, inbox, thread }));
   return {
     items,
     touchAt: touch ? items.length - 1 : undefined,
     ...(touch && (pending || marked)
-      ? { withoutTouch: metaUpdate(tableName, pk, undefined, pending, inbox) }
+      ? { withoutTouch: metaUpdate(tableName, pk, { pending, inbox, thread }) }
       : {}),
   };
 }
@@ -329,12 +337,17 @@ function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pe
 function metaUpdate(
   tableName: string,
   pk: string,
-  touch: Message | undefined,
-  pending: number,
-  inbox: InboxFields = {},
+  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields & CardFields },
 ): TransactItem {
-  const parts = inboxParts(inbox);
-  const { sets, values } = parts;
+  const { touch, pending } = m;
+  const parts = inboxParts(m.inbox);
+  const { sets, values, names } = parts;
+  // follow's fields, as the conversation store's setThreadFields writes them (`#t_` names: never a clash).
+  for (const [k, v] of Object.entries(m.thread)) {
+    names[`#t_${k}`] = k;
+    values[`:t_${k}`] = v;
+    sets.push(`#t_${k} = :t_${k}`);
+  }
   if (touch) {
     sets.push('lastMessageAt = :at', 'updatedAt = :at', 'gsi1sk = :g');
     // The preview is people's words only: the assistant's messages move the time, not the preview.
@@ -361,28 +374,62 @@ function metaUpdate(
 }
 
 /**
- * One transaction (or one per 100 items, in order, for an unusually large turn). When the only condition that
+ * One transaction (or one per 99 items, in order, for an unusually large turn). When the only condition that
  * failed is the preview moving backwards (a newer message got there first), the commit is retried without
  * that part, as the per-message store ignores it; any other lost condition is a conflict.
+ *
+ * Every transaction also checks that the conversation has no deletion tombstone (issue 19): an admin delete
+ * writes it before erasing anything, so a turn that read the conversation before the delete and commits after
+ * it writes nothing at all — no orphan records in the erased partition, no conversation brought back.
  */
-async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
+async function commitPlan(t: DynamoTable, plan: CommitPlan, conversationId: string): Promise<void> {
+  const guard = notDeleted(t.tableName, conversationId);
+  const send = (items: TransactItem[]) =>
+    t.doc.send(new TransactWriteCommand({ TransactItems: [...items, guard] }));
   for (let i = 0; i < plan.items.length; i += MAX_TRANSACT_ITEMS) {
     const chunk = plan.items.slice(i, i + MAX_TRANSACT_ITEMS);
     try {
-      await t.doc.send(new TransactWriteCommand({ TransactItems: chunk }));
+      await send(chunk);
     } catch (e) {
       const failed = cancelledAt(e);
       if (!failed) throw e;
+      if (failed.some((f) => f.at === chunk.length)) throw new ConversationDeletedError(conversationId);
       const touch = plan.touchAt === undefined ? -1 : plan.touchAt - i;
       if (failed.length === 1 && failed[0]?.at === touch && failed[0].code === 'ConditionalCheckFailed') {
         const rest = chunk.filter((_, j) => j !== touch);
         if (plan.withoutTouch) rest.push(plan.withoutTouch);
-        if (rest.length) await t.doc.send(new TransactWriteCommand({ TransactItems: rest }));
+        if (rest.length) await sendOrDeleted(send, rest, conversationId);
         continue;
       }
       throw new RetryableConflictError('Another worker wrote this turn first', { failed });
     }
   }
+}
+
+/** The retry without the touch: a tombstone written in between still stops it. */
+async function sendOrDeleted(
+  send: (items: TransactItem[]) => Promise<unknown>,
+  items: TransactItem[],
+  conversationId: string,
+) {
+  try {
+    await send(items);
+  } catch (e) {
+    if (cancelledAt(e)?.some((f) => f.at === items.length))
+      throw new ConversationDeletedError(conversationId);
+    throw e;
+  }
+}
+
+/** Conversation-eraser.ts's tombstone key: present once a delete of the conversation has begun. */
+function notDeleted(tableName: string, conversationId: string): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: tombstoneKey(conversationId),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
 
 /**
