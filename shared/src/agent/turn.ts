@@ -4,7 +4,7 @@ import type { Run, RunStep } from '../contracts/runs';
 import { peoplePreview } from '../domain/preview';
 import { ConflictError } from '../errors';
 import { newId } from '../ids';
-import type { ActionStore } from '../ports/action-store';
+import { type ActionStore, applyActionPatch } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
@@ -335,7 +335,7 @@ function stagedActions({ state, stage, flush }: StageCtx, real: ActionStore): Pa
       const current = mine(c) ? state.actions.get(a) : undefined;
       if (current && to === 'SUPERSEDED') {
         if (!from.includes(current.status)) return undefined;
-        const next = { ...current, ...patch, status: to, version: current.version + 1 };
+        const next = { ...applyActionPatch(current, patch ?? {}), status: to, version: current.version + 1 };
         state.actions.set(a, next);
         state.withdrawn += 1;
         stage({ kind: 'action.transition', actionId: a, from, to, patch: patch ?? {} });

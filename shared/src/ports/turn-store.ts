@@ -8,6 +8,7 @@ import type {
   PendingIntent,
 } from '../contracts/conversations';
 import type { Run, RunStep } from '../contracts/runs';
+import type { ActionPatch } from './action-store';
 import type { FactValue, StoredFact } from './fact-store';
 
 /**
@@ -52,7 +53,7 @@ export type TurnWrite =
       actionId: string;
       from: ActionStatus[];
       to: ActionStatus;
-      patch: Partial<PendingAction>;
+      patch: ActionPatch;
     }
   | { kind: 'intent.put'; intent: PendingIntent }
   | { kind: 'intent.clear' }

@@ -17,6 +17,7 @@ import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
 import { RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
+import { actionTransitionUpdate } from './action-update';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
 import { inboxParts, updateOf } from './conversation-store';
 import { factPk, factSk } from './fact-keys';
@@ -241,27 +242,11 @@ function actionTransition(
   pk: string,
   w: Extract<TurnWrite, { kind: 'action.transition' }>,
 ): TransactItem {
-  const names: Record<string, string> = { '#status': 'status', '#version': 'version' };
-  const values: Record<string, unknown> = { ':to': w.to, ':one': 1 };
-  const sets = ['#status = :to', '#version = #version + :one'];
-  for (const [k, v] of Object.entries(w.patch)) {
-    if (['id', 'conversationId', 'status', 'version'].includes(k) || v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    sets.push(`#${k} = :${k}`);
-  }
-  const from = w.from.map((s, i) => {
-    values[`:from${i}`] = s;
-    return `:from${i}`;
-  });
   return {
     Update: {
       TableName: tableName,
       Key: { pk, sk: `ACTION#${w.actionId}` },
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: `attribute_exists(sk) AND #status IN (${from.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ...actionTransitionUpdate(w.from, w.to, w.patch),
     },
   };
 }
