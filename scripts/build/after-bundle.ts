@@ -41,6 +41,30 @@ export const withoutZodLocales: Plugin = {
   },
 };
 
+/**
+ * mimetext (the Gmail send path) imports `mime-types` only to validate an attachment's content type, and
+ * with it mime-db: 134 KB of object literal parsed at the email poller's init (and carried by the worker and
+ * the streaming API) for a check we never reach — we send plain text, never attachments. Only for imports
+ * from mimetext, `mime-types` becomes the one function it calls, accepting a full `type/subtype` as the
+ * original does (mime-types itself is untouched for anyone else, e.g. form-data). Likewise its core-js
+ * `trim` helper becomes the built-in String.prototype.trim (Node 22 has it; core-js-pure is 12 KB).
+ */
+export const leanMimetext: Plugin = {
+  name: 'lean-mimetext',
+  setup(b) {
+    b.onResolve({ filter: /^(mime-types|@babel\/runtime-corejs3\/core-js\/instance\/trim)$/ }, (a) =>
+      /[\\/]mimetext[\\/]/.test(a.importer) ? { path: a.path, namespace: 'lean-mimetext' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lean-mimetext' }, (a) => ({
+      contents:
+        a.path === 'mime-types'
+          ? 'export function contentType(t) { return typeof t === "string" && /^[\\w!#$&^.+-]+\\/[\\w!#$&^.+-]+/.test(t) ? t : false; }'
+          : 'export default function trim() { return String.prototype.trim; }',
+      loader: 'js',
+    }));
+  },
+};
+
 export async function splitBundle(outDir: string, entry: string): Promise<void> {
   const metafile = existsSync(join(outDir, 'index.meta.json'));
   const out = await build({
@@ -56,7 +80,7 @@ export async function splitBundle(outDir: string, entry: string): Promise<void> 
     banner: { js: BUNDLE.banner },
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
-    plugins: [withoutZodLocales],
+    plugins: [withoutZodLocales, leanMimetext],
     metafile,
     logLevel: 'warning',
   });

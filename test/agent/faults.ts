@@ -44,8 +44,10 @@ export function faultInjector(transientError: () => Error = () => new SimulatedC
       return `runs.appendStep:${(args[1] as { kind: string }).kind}`;
     if (port === 'queue') return `queue.send:${(args[0] as { type: string }).type}`;
     if (port === 'turns') {
-      const writes = args[1] as Array<{ kind: string; step?: { kind: string } }>;
-      return `turns.commit:${writes.flatMap((w) => (w.step ? [w.step.kind] : [])).join(',')}`;
+      const writes = args[1] as Array<{ kind: string; step?: { kind: string }; to?: string }>;
+      // A card's outcome committed with the turn is named like its direct write was (`…→EXECUTED`).
+      const outcomes = writes.flatMap((w) => (w.kind === 'action.transition' ? [`→${w.to}`] : []));
+      return `turns.commit:${writes.flatMap((w) => (w.step ? [w.step.kind] : [])).join(',')}${outcomes.join('')}`;
     }
     if (port === 'audit') return `audit.append:${(args[0] as { type: string }).type}`;
     return `${port}.${method}`;

@@ -2,11 +2,13 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { lastToolResults, type MessagesRequest, turn } from '../../scripts/emulators/anthropic';
 import type { Core } from '../../shared/src/composition/core';
+import type { PendingAction } from '../../shared/src/contracts/conversations';
 import type { EventEnvelope } from '../../shared/src/contracts/events';
 import { newId } from '../../shared/src/ids';
 import { postChatMessage } from '../../shared/src/use-cases/post-chat-message';
+import { savePersonalPreferences } from '../../shared/src/use-cases/preferences';
 import { runEventGroup } from '../../shared/src/use-cases/run-event-group';
-import { createWorld, MARIA, SAM, type Servers, smsEvent, startServers, type World } from './harness';
+import { createWorld, LEAD, MARIA, SAM, type Servers, smsEvent, startServers, type World } from './harness';
 
 /**
  * Issue 14's budget, a floor every later change keeps: the plain chat turn (2 model calls, 1 read tool) and
@@ -185,6 +187,79 @@ test('a long conversation (hundreds of closed turns) still costs at most 6 reque
     const cards = await world.actionsFor(`sms:${MARIA}`);
     const live = cards.filter((a) => !a.id.startsWith('act_old'));
     expect(live.map((a) => a.status).sort()).toEqual(['PENDING', 'SUPERSEDED']);
+  } finally {
+    await world.stop();
+  }
+});
+
+/** The worker's `approval.decided` for a card a person approved (decide-approval enqueues the same). */
+function approvalEvent(card: PendingAction): EventEnvelope {
+  return {
+    id: newId('ev_'),
+    type: 'approval.decided',
+    correlationId: `conv:${card.conversationId}`,
+    key: `conv:${card.conversationId}`,
+    occurredAt: servers.clock().toISOString(),
+    payload: { conversationId: card.conversationId, actionId: card.id, runId: card.runId },
+  };
+}
+
+test('the approval turn (an approved reply sent, the run answered) makes at most 6 DynamoDB requests', async () => {
+  const world = await createWorld(servers);
+  try {
+    const count = counter(world.core);
+    servers.clock.advance(10 * 60_000);
+    await runEventGroup(world.deps, [smsEvent(MARIA, 'The sink is leaking', servers.clock())]);
+    const [card] = (await world.actionsFor(`sms:${MARIA}`)).filter((a) => a.status === 'PENDING');
+    if (!card) throw new Error('no card');
+    await world.decide(card, 'approve');
+    const { out, commands } = await count.measure(() => runEventGroup(world.deps, [approvalEvent(card)]));
+    expect(out.outcome).toBe('responded');
+    expect(commands.length, commands.join(', ')).toBeLessThanOrEqual(BUDGET);
+    // The outcome is stored with the turn's commit, audited with it, and the reply went out once.
+    const [sent] = await world.core.actions.listByConversation(card.conversationId);
+    expect(sent?.status).toBe('EXECUTED');
+    const audit = await world.core.audit.list(card.conversationId);
+    expect(audit.filter((e) => e.type === 'action.executed')).toHaveLength(1);
+    expect(world.sentTo(MARIA)).toHaveLength(1);
+  } finally {
+    await world.stop();
+  }
+});
+
+test("a lead's texts (new lead; later, naming a property someone handles) make at most 6 DynamoDB requests each", async () => {
+  const world = await createWorld(servers);
+  try {
+    const count = counter(world.core);
+    servers.clock.advance(10 * 60_000);
+    await savePersonalPreferences(
+      { facts: world.core.facts, clock: servers.clock },
+      { userId: SAM.id, name: 'Sam', patch: { properties: ['48 Elm Ave'] }, by: SAM.email },
+    );
+    // The first text of a new lead: the lead state and its audit entry join the run's commit. The
+    // assignments read is the container's first (a cache miss) and still fits.
+    const first = smsEvent(
+      LEAD,
+      'Hi! Is the 2 bedroom still available? I would love to see it',
+      servers.clock(),
+    );
+    const a = await count.measure(() => runEventGroup(world.deps, [first]));
+    expect(a.out.outcome).toMatch(/^awaiting approval/);
+    expect(a.commands.length, `new lead: ${a.commands.join(', ')}`).toBeLessThanOrEqual(BUDGET);
+    const conv = await world.conversationFor(`sms:${LEAD}`);
+    expect(conv?.lead?.state).toBe('new');
+    expect(conv?.assignee).toBeUndefined();
+    // Within the minute (the assignments cached): a later text naming Sam's property makes it Sam's.
+    servers.clock.advance(20_000);
+    const later = smsEvent(LEAD, 'Also, is parking included at 48 Elm Ave?', servers.clock());
+    const b = await count.measure(() => runEventGroup(world.deps, [later]));
+    expect(b.out.outcome).toMatch(/^awaiting approval/);
+    expect(b.commands.length, `later lead: ${b.commands.join(', ')}`).toBeLessThanOrEqual(BUDGET);
+    const after = await world.core.conversations.get(conv?.id as string);
+    expect(after?.assignee).toBe(SAM.id);
+    expect(after?.lead?.state).toBe('new');
+    const audit = await world.core.audit.list(conv?.id as string);
+    expect(audit.filter((e) => e.type === 'lead.state')).toHaveLength(1);
   } finally {
     await world.stop();
   }

@@ -52,3 +52,39 @@ test('a message about a property someone handles makes the conversation theirs',
     await world.stop();
   }
 }, 60_000);
+
+test('a property named without a number ("Maple Court") assigns an existing conversation, and only the hint spends a read', async () => {
+  const world = await createWorld(servers);
+  try {
+    await savePersonalPreferences(
+      { ...world.core, clock: servers.clock },
+      { userId: 'u_alex', name: 'Alex Kim', patch: { properties: ['Maple Court'] }, by: 'alex@example.com' },
+    );
+    const reads: string[] = [];
+    world.core.dynamo.doc.middlewareStack.add(
+      (next) => async (args) => {
+        const values = (args.input as { ExpressionAttributeValues?: Record<string, unknown> })
+          .ExpressionAttributeValues;
+        if (values?.[':pk'] === 'FACTS#team-preferences') reads.push('assignments');
+        return next(args);
+      },
+      { step: 'initialize', name: 'assignmentReads' },
+    );
+    // The new conversation reads the assignments (and the container keeps their names as a hint).
+    await world.deliver(smsEvent(MARIA, 'Hi, I have a question about my lease renewal', servers.clock()));
+    const maria = (await world.conversationFor(`sms:${MARIA}`))?.id as string;
+    expect((await world.core.conversations.get(maria))?.assignee).toBeUndefined();
+    expect(reads).toHaveLength(1);
+    // Ten minutes on (the 60 s cache is stale): a text that names no property spends no read...
+    servers.clock.advance(10 * 60_000);
+    await world.deliver(smsEvent(MARIA, 'When does it end?', servers.clock()));
+    expect(reads).toHaveLength(1);
+    // ...and one that names Maple Court (no house number) spends the fresh read and becomes Alex's.
+    servers.clock.advance(10 * 60_000);
+    await world.deliver(smsEvent(MARIA, 'Also the heater at maple court is broken again', servers.clock()));
+    expect(reads).toHaveLength(2);
+    expect((await world.core.conversations.get(maria))?.assignee).toBe('u_alex');
+  } finally {
+    await world.stop();
+  }
+}, 60_000);

@@ -1,6 +1,4 @@
 import type { Hono } from 'hono';
-import { DynamoFactStore } from '../../../shared/src/adapters/dynamo/fact-store';
-import type { Core } from '../../../shared/src/composition/core';
 import {
   answerRequest,
   approveRequest,
@@ -18,20 +16,11 @@ import {
   searchResponse,
   tokenDecisionRequest,
 } from '../../../shared/src/contracts/api';
-import {
-  deleteConversationRequest,
-  deleteConversationResponse,
-  deletionPreview,
-  deletionsResponse,
-} from '../../../shared/src/contracts/deletion';
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
-import type { ConversationCorpus } from '../../../shared/src/tools/db-search';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { claimCard, releaseCard } from '../../../shared/src/use-cases/claim-card';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
-import { deleteConversation, previewDeletion } from '../../../shared/src/use-cases/delete-conversation';
-import { exportConversation } from '../../../shared/src/use-cases/export-conversation';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
@@ -43,23 +32,7 @@ import {
 } from '../../../shared/src/use-cases/set-conversation-status';
 import type { AppEnv } from '../app';
 import { actorOf, currentUser, readJson, readQuery, reply } from '../http';
-
-const corpora = new WeakMap<Core, Promise<ConversationCorpus>>();
-/**
- * One search corpus per composed core (per cold start): warm calls only re-read what changed. Built on the
- * first search or delete, with the tool deps module (the search index, fuzzy matching and the tools' schemas:
- * a third of the zod schemas the api would otherwise construct at cold start, issue 16).
- */
-function corpusFor(core: Core): Promise<ConversationCorpus> {
-  let corpus = corpora.get(core);
-  if (!corpus) {
-    corpus = import('../../../shared/src/composition/tool-deps').then(
-      (m) => m.buildDbSearchToolDeps(core.config, core.table).corpus,
-    );
-    corpora.set(core, corpus);
-  }
-  return corpus;
-}
+import { corpusFor } from '../search-corpus';
 
 /** The team's shared conversations and the decisions on their cards. */
 export function registerConversationRoutes(app: Hono<AppEnv>) {
@@ -108,37 +81,6 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       user: actorOf(c),
     });
     return reply(c, conversationStatusResponse, out);
-  });
-
-  // Privacy requests and the team's own records: one file, the same one `npm run ops conversation:export` writes.
-  app.get('/api/admin/conversations/:id/export', async (c) => {
-    const core = c.get('core');
-    const file = await exportConversation(
-      { ...core, facts: new DynamoFactStore(core.table) },
-      { conversationId: c.req.param('id'), exportedBy: currentUser(c).email },
-    );
-    c.header('content-disposition', `attachment; filename="conversation-${file.conversation.id}.json"`);
-    return c.json(file);
-  });
-
-  // Admin delete (issue 19): what it would erase, the erase itself (the id typed again), and the tombstones.
-  app.get('/api/admin/conversations/:id/deletion', async (c) => {
-    return reply(c, deletionPreview, await previewDeletion(c.get('core'), c.req.param('id')));
-  });
-
-  app.post('/api/admin/conversations/:id/delete', async (c) => {
-    const { confirm } = await readJson(c, deleteConversationRequest);
-    const core = c.get('core');
-    const tombstone = await deleteConversation(
-      { ...core, search: await corpusFor(core) },
-      { conversationId: c.req.param('id'), confirm, deletedBy: currentUser(c).email },
-    );
-    return reply(c, deleteConversationResponse, { tombstone });
-  });
-
-  app.get('/api/admin/deletions', async (c) => {
-    const tombstones = await c.get('core').eraser.listTombstones({ limit: 50 });
-    return reply(c, deletionsResponse, { tombstones });
   });
 
   app.get('/api/conversations/:id/audit', async (c) => {

@@ -23,6 +23,7 @@ export async function driveRun(
   const release = deps.policy?.holdFacts?.(start.conversation.id, deps.turn?.facts);
   try {
     const out = await runOnce(deps, start);
+    await start.settle?.(deps);
     await deps.turn?.flush();
     return out;
   } finally {

@@ -114,6 +114,11 @@ export interface StartRun {
   proposal?: PlannedCall;
   /** Stored messages that carry the trigger itself (kept out of the history, as the trigger is sent anyway). */
   messageIds?: string[];
+  /**
+   * What the caller adds once the run has ended or paused (follow's lead state and assignment after an
+   * inbound message), with the turn's deps: its writes join the run's last commit instead of costing their own.
+   */
+  settle?: (deps: AgentDeps) => Promise<void>;
 }
 
 /** An inbound message written when the conversation first shows output, with its photos (our ids only). */

@@ -288,6 +288,18 @@ function stagedConversations(
       state.conversation = status && status !== 'open' ? { ...rest, status } : rest;
       stage({ kind: 'inbox', patch });
     },
+    async setThreadFields(id, patch) {
+      // follow's lead / assignee / channels after an inbound run: folded into the turn's one write too.
+      if (!mine(id) || !state.conversation) return flush().then(() => real.setThreadFields(id, patch));
+      const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      state.conversation = { ...state.conversation, ...defined };
+      stage({ kind: 'thread', patch: defined });
+    },
+    async mapTriggerKey(key, conversationId) {
+      // One thread per person: a key pointed at the turn's conversation is written with it.
+      if (!mine(conversationId)) return flush().then(() => real.mapTriggerKey(key, conversationId));
+      stage({ kind: 'trigger', key });
+    },
     async adjustPending(id, delta) {
       // A decrement keeps the store's never-below-zero check; a missing conversation is a no-op there too.
       // A decrement for a card this turn withdrew is staged: the card's PENDING condition in the same
@@ -333,11 +345,16 @@ function stagedActions({ state, stage, flush }: StageCtx, real: ActionStore): Pa
       // condition (still one of `from`) travels in the turn's one transaction, and a person who decided
       // first makes that commit fail and the event retry, which then finds the card decided.
       const current = mine(c) ? state.actions.get(a) : undefined;
-      if (current && to === 'SUPERSEDED') {
+      // So is an executed card's outcome (EXECUTING → EXECUTED / FAILED): the effect has happened, and a crash
+      // before the commit leaves the card EXECUTING, which the redelivery reconciles with the provider —
+      // the same as a crash before a direct write. Moving INTO EXECUTING stays direct: it must be stored
+      // before the effect.
+      const outcome = from.length === 1 && from[0] === 'EXECUTING' && to !== 'EXECUTING';
+      if (current && (to === 'SUPERSEDED' || outcome)) {
         if (!from.includes(current.status)) return undefined;
         const next = { ...applyActionPatch(current, patch ?? {}), status: to, version: current.version + 1 };
         state.actions.set(a, next);
-        state.withdrawn += 1;
+        if (to === 'SUPERSEDED') state.withdrawn += 1;
         stage({ kind: 'action.transition', actionId: a, from, to, patch: patch ?? {} });
         return next;
       }

@@ -1,4 +1,4 @@
-import { decodeJwt, verifyJwt } from '@clerk/backend/jwt';
+import type { verifyJwt } from '@clerk/backend/jwt';
 import type { SessionUser } from '../contracts/api';
 import { domainAllowed, parseEmailAddress } from '../domain/email-address';
 import { ConfigError, ForbiddenError, UnauthorizedError } from '../errors';
@@ -28,9 +28,12 @@ const M2M_TOKEN_CATEGORY = 'cl_B7d4PD333AAA';
  * What Clerk's `verifyToken` does with a PEM key (`jwtKey`): refuse machine tokens, then `verifyJwt` with the
  * key (signature, `azp`, `exp`/`nbf`/`iat` with Clerk's default skew). Called through `@clerk/backend/jwt`,
  * which is 18 KB, where the package root brings the whole Backend API client (about 300 KB parsed at every
- * API cold start for one networkless check).
+ * API cold start for one networkless check). Imported on the first verification, not at init: its runtime
+ * module reads `globalThis.Request`/`Headers`/`FormData` at load, which makes Node load its fetch
+ * implementation (undici, about 25 ms of CPU) — work the first request does anyway, not module init (issue 16).
  */
 async function verifyClerkSession(token: string, jwtKey: string, authorizedParties: string[]) {
+  const { decodeJwt, verifyJwt } = await import('@clerk/backend/jwt');
   if (decodeJwt(token).header.cat === M2M_TOKEN_CATEGORY) {
     throw Object.assign(new Error('Invalid session token category.'), { reason: 'token-invalid' });
   }

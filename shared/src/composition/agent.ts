@@ -44,6 +44,7 @@ import { welcomeContact } from '../tools/welcome-contact';
 import { workspaceTools } from '../tools/workspace';
 import { cachedPersonalPreferences } from '../use-cases/preferences';
 import type { RunEventGroupDeps } from '../use-cases/run-event-group';
+import { startResearch } from '../use-cases/start-research';
 import type { Core } from './core';
 import { buildResearchDeps, buildResearchStartDeps } from './research';
 import {
@@ -107,7 +108,8 @@ export async function buildAgent(
   // Timed follow-ups need the scheduler (EventBridge Scheduler; the emulator locally).
   const timers = core.cardTimers.timers;
   if (timers) tools.push(bindTool(scheduleFollowUp, { followups: core.followups, timers }));
-  tools.push(bindTool(startResearchTool, buildResearchStartDeps(core)));
+  const researchStart = buildResearchStartDeps(core);
+  tools.push(bindTool(startResearchTool, { start: (input) => startResearch(researchStart, input) }));
 
   let workspace: Workspace | undefined;
   if (c.MEMORY_GIT_URL) {

@@ -1,14 +1,13 @@
-import { dynamoConversationEraser } from '../adapters/dynamo/conversation-eraser';
-import { dynamoNotificationChoicesStore } from '../adapters/dynamo/notification-choices-store';
-import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
 import { NotFoundError } from '../errors';
 import type { ConversationEraser } from '../ports/conversation-eraser';
+import type { NotificationChoicesStore } from '../ports/notification-choices';
 import type { PushSender, PushSubscriptionStore } from '../ports/push';
 import type { Workspace } from '../ports/workspace';
 import type { DecideApprovalDeps } from '../use-cases/decide-approval';
 import { type Core, getCore } from './core';
 import { lazyDecisionDeps } from './decision-deps';
+import { lazyPort } from './lazy-port';
 import { buildResearchStartDeps } from './research-start';
 
 /**
@@ -64,7 +63,7 @@ export interface ApiDeps extends Core {
    */
   eraser: ConversationEraser;
   /** Each person's notification choices (issue 19): here and in the worker, not in the core the webhook builds (zod classic). */
-  notificationChoices: ReturnType<typeof dynamoNotificationChoicesStore>;
+  notificationChoices: NotificationChoicesStore;
 }
 
 /** The API's graph: the core plus approvals, push and the memory workspace, built once per cold start. */
@@ -80,18 +79,28 @@ export function buildApiDeps(core: Core): ApiDeps {
     },
     memoryWorkspace,
     research: buildResearchStartDeps(core),
-    eraser: dynamoConversationEraser(core.table),
-    notificationChoices: dynamoNotificationChoicesStore(core.table),
+    // The stores only some routes use are built on their first call: each module brings its own zod
+    // contracts, and building every route family's schemas was most of the API's init (issue 16).
+    eraser: lazyPort<ConversationEraser>(async () =>
+      (await import('../adapters/dynamo/conversation-eraser')).dynamoConversationEraser(core.table),
+    ),
+    notificationChoices: lazyPort<NotificationChoicesStore>(async () =>
+      (await import('../adapters/dynamo/notification-choices-store')).dynamoNotificationChoicesStore(
+        core.table,
+      ),
+    ),
   };
 }
 
 function buildPushDeps(core: Core): ApiPushDeps {
   const vapid = vapidDetailsFromConfig(core.config);
   return {
-    subscriptions: createDynamoPushSubscriptionStore({
-      doc: core.dynamo.doc,
-      tableName: core.config.TABLE_NAME,
-    }),
+    subscriptions: lazyPort<PushSubscriptionStore>(async () =>
+      (await import('../adapters/dynamo/push-subscription-store')).createDynamoPushSubscriptionStore({
+        doc: core.dynamo.doc,
+        tableName: core.config.TABLE_NAME,
+      }),
+    ),
     ...(vapid
       ? {
           push: {

@@ -1,8 +1,9 @@
-import { dynamoResearchStore } from '../adapters/dynamo/research-store';
 import { DEFAULT_RESEARCH_LIMITS, type ResearchLimits } from '../domain/research/graph';
+import type { ResearchStore } from '../ports/research-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import type { StartResearchDeps } from '../use-cases/start-research';
 import type { Core } from './core';
+import { lazyPort } from './lazy-port';
 
 /** Research settings from config: the budget per task, the review rule, retries and the step lease. */
 export function researchSettings(core: Core) {
@@ -29,7 +30,11 @@ export function researchSettings(core: Core) {
 export function buildResearchStartDeps(core: Core): StartResearchDeps & Omit<ResearchDeps, 'brain'> {
   const s = researchSettings(core);
   return {
-    research: dynamoResearchStore(core.table),
+    // Built on first use: its module brings the research contracts (zod), which the API would otherwise
+    // build at every cold start for routes few cold starts serve (issue 16).
+    research: lazyPort<ResearchStore>(async () =>
+      (await import('../adapters/dynamo/research-store')).dynamoResearchStore(core.table),
+    ),
     queue: core.queue,
     conversations: core.conversations,
     clock: core.clock,

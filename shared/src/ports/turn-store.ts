@@ -1,11 +1,13 @@
 import type {
   ActionStatus,
   AuditEvent,
+  CardFields,
   Conversation,
   InboxFields,
   Message,
   PendingAction,
   PendingIntent,
+  ThreadFields,
 } from '../contracts/conversations';
 import type { Run, RunStep } from '../contracts/runs';
 import type { ActionPatch } from './action-store';
@@ -45,9 +47,16 @@ export type TurnWrite =
   | { kind: 'pending'; delta: number }
   /** The inbox's fields (issue 19: `urgent.pagedAt` after a page), folded into the conversation's one write. */
   | { kind: 'inbox'; patch: InboxFields }
+  /** follow's thread fields (lead, assignee, channels) set in an inbound turn, folded into the same write. */
+  | { kind: 'thread'; patch: ThreadFields & CardFields }
+  /** Another trigger key pointed at this conversation (one thread per person), in the same commit. */
+  | { kind: 'trigger'; key: string }
   | { kind: 'audit'; event: AuditEvent }
   | { kind: 'action.create'; action: PendingAction }
-  /** A card withdrawn in the turn (cards #18): conditional on its status still being one of `from`. */
+  /**
+   * A card withdrawn in the turn (cards #18), or an executed card's outcome (EXECUTING → EXECUTED / FAILED,
+   * after the effect): conditional on its status still being one of `from`.
+   */
   | {
       kind: 'action.transition';
       actionId: string;

@@ -1,7 +1,21 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type StartResearchDeps, startResearch } from '../use-cases/start-research';
+import type { ResearchTask } from '../contracts/research';
 import type { Tool } from './tool';
+
+/**
+ * What the tool needs: the start use case, passed in by the composition root already bound to its stores
+ * (a tool sees ports, never a use case's module).
+ */
+export interface StartResearchToolDeps {
+  start(input: {
+    goal: string;
+    conversationId: string;
+    user: { id: string };
+    taskId: string;
+    byText?: boolean;
+  }): Promise<Pick<ResearchTask, 'id' | 'status' | 'mode'>>;
+}
 
 const input = z.object({
   goal: z
@@ -17,7 +31,7 @@ const input = z.object({
  * of read-only steps run in parallel, reviewed by a person when large, aggregated into a report in `reports/`.
  * Internal: it changes nothing outside (every step only reads), and the call is audited like other tools.
  */
-export const startResearchTool: Tool<typeof input, StartResearchDeps> = {
+export const startResearchTool: Tool<typeof input, StartResearchToolDeps> = {
   name: 'start_research',
   kind: 'internal',
   group: 'research',
@@ -27,7 +41,7 @@ export const startResearchTool: Tool<typeof input, StartResearchDeps> = {
   async run(deps, args, ctx) {
     // The same run asking for the same goal again (a redelivered turn) gets the same task, not a second one.
     const taskId = `rt_${createHash('sha256').update(`${ctx.runId}\n${args.goal}`).digest('hex').slice(0, 20)}`;
-    const task = await startResearch(deps, {
+    const task = await deps.start({
       goal: args.goal,
       conversationId: ctx.conversationId,
       user: { id: 'assistant' },

@@ -1,8 +1,7 @@
 import type { Conversation } from '../contracts/conversations';
-import type { PropertyAssignment } from '../contracts/preferences';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { FactStore } from '../ports/fact-store';
-import { assignmentsFrom, PREFERENCES_PARTITION } from './preferences';
+import { assignmentsFrom, lastTeamPreferenceFacts, teamPreferenceFacts } from './preferences';
 
 export interface AssignDeps {
   conversations: ConversationStore;
@@ -10,43 +9,41 @@ export interface AssignDeps {
   clock: () => Date;
 }
 
-/** Per container, at most 60 s old (DESIGN §2: a turn adds no request that is not its own partition or cached). */
-const CACHE_MS = 60_000;
-const cache = new WeakMap<FactStore, { at: number; value: PropertyAssignment[] }>();
-
-async function assignments(facts: FactStore, now: Date): Promise<PropertyAssignment[]> {
-  const hit = cache.get(facts);
-  if (hit && now.getTime() - hit.at < CACHE_MS) return hit.value;
-  const value = assignmentsFrom(await facts.list(PREFERENCES_PARTITION, { now, predicate: 'assigned' }));
-  cache.set(facts, { at: now.getTime(), value });
-  return value;
-}
-
 /**
  * Property assignment → `conversation.assignee` (follow #20; the inbox's "Mine" and notification routing read
  * it): when a conversation's message names a property someone handles (a text, an email's subject or body),
  * or its lead's property is known, and the conversation has no assignee yet, it becomes theirs — a new
  * conversation at its first message, an existing one when the property becomes known later. A conversation
- * that has an assignee keeps it. Budget (DESIGN §2): the assignments read is one Query cached 60 s per
- * container; an existing conversation spends it only when its message carries an address-like word ("12 Oak
- * St", "#4B") or a lead property, so its plain turns stay within the six requests.
+ * that has an assignee keeps it. Budget (DESIGN §2): the assignments are the team partition's one Query,
+ * cached 60 s per container (preferences.ts). A new conversation reads them; an existing one spends the read
+ * only when its message may name a property — an address-like word ("12 Oak St", "#4B"), or a property name
+ * (in the message or its lead's property) from the last assignments this container read (however old: only a hint, the fresh read
+ * decides) — so its plain turns stay within the six requests.
  */
 export async function assignByProperty(
   deps: AssignDeps,
   input: { conversation?: Conversation; conversationId: string; text: string },
 ): Promise<string | undefined> {
   const existing = input.conversation;
-  if (!deps.facts || existing?.assignee) return undefined;
+  const facts = deps.facts;
+  if (!facts || existing?.assignee) return undefined;
   const leadProperty = existing?.lead?.property ?? '';
-  if (existing && !leadProperty && !ADDRESS_LIKE.test(input.text)) return undefined;
-  const all = await assignments(deps.facts, deps.clock());
-  if (!all.length) return undefined;
   const said = normalise(`${input.text} ${leadProperty}`);
+  // The lead's property counts as said, but like any name it must be known to spend the read: most lead
+  // conversations name a property nobody handles, and their turns are budgeted too.
+  if (existing && !ADDRESS_LIKE.test(input.text) && !namesKnownProperty(facts, said)) return undefined;
+  const all = assignmentsFrom(await teamPreferenceFacts(facts, deps.clock()));
   const found = all.find((a) => said.includes(normalise(a.property)));
   if (!found) return undefined;
   if (!existing && !(await deps.conversations.get(input.conversationId))) return undefined;
   await deps.conversations.setThreadFields(input.conversationId, { assignee: found.userId });
   return found.userId;
+}
+
+/** "Maple Court" said in a message, against the property names this container last read (no request). */
+function namesKnownProperty(facts: FactStore, said: string): boolean {
+  const last = lastTeamPreferenceFacts(facts);
+  return Boolean(last && assignmentsFrom(last).some((a) => said.includes(normalise(a.property))));
 }
 
 /** A house number before a word ("12 Oak", "48b Elm") or a unit ("#4B", "unit 3"): a property may be named. */

@@ -136,21 +136,46 @@ function fact(predicate: string, args: FactValue[], by: string, now: Date): Stor
   };
 }
 
+/** Per container, at most 60 s old (DESIGN §2: a turn adds no request that is not its own partition or cached). */
+const CACHE_MS = 60_000;
+const teamCache = new WeakMap<FactStore, { at: number; all: Promise<StoredFact[]>; last?: StoredFact[] }>();
+
 /**
- * A person's preferences as the planners read them: one Query of the team partition per container per 60 s
- * (DESIGN §2: a turn adds no request that is not its own partition or cached), shared by everyone's reads.
+ * The team partition as the worker's readers see it — the planners' preferences, the signature, property
+ * assignment: ONE Query per container per 60 s, shared by all of them (a turn that read a person's signature
+ * has the assignments too). A failed read is not kept.
  */
-export function cachedPersonalPreferences(deps: PreferencesDeps) {
-  let cached: { at: number; all: Promise<StoredFact[]> } | undefined;
-  return async (userId: string): Promise<PersonalPreferences> => {
-    const now = deps.clock();
-    if (!cached || now.getTime() - cached.at > 60_000) {
-      const all = deps.facts.list(PREFERENCES_PARTITION, { now, predicate: 'preference' });
-      all.catch(() => {
-        cached = undefined;
-      });
-      cached = { at: now.getTime(), all };
-    }
-    return personalFrom(await cached.all, userId);
+export function teamPreferenceFacts(facts: FactStore, now: Date): Promise<StoredFact[]> {
+  const hit = teamCache.get(facts);
+  if (hit && now.getTime() - hit.at < CACHE_MS) return hit.all;
+  const entry: { at: number; all: Promise<StoredFact[]>; last?: StoredFact[] } = {
+    at: now.getTime(),
+    all: facts.list(PREFERENCES_PARTITION, { now }),
+    ...(hit?.last ? { last: hit.last } : {}),
   };
+  entry.all.then(
+    (all) => {
+      entry.last = all;
+    },
+    () => {
+      if (teamCache.get(facts) === entry) teamCache.delete(facts);
+    },
+  );
+  teamCache.set(facts, entry);
+  return entry.all;
+}
+
+/**
+ * The last team partition this container read, however old (never a request): only a hint of which words
+ * may name a property, so a turn knows whether spending the fresh read is worth it. Undefined before the
+ * container's first read.
+ */
+export function lastTeamPreferenceFacts(facts: FactStore): StoredFact[] | undefined {
+  return teamCache.get(facts)?.last;
+}
+
+/** A person's preferences as the planners read them, from the shared cached read of the team partition. */
+export function cachedPersonalPreferences(deps: PreferencesDeps) {
+  return async (userId: string): Promise<PersonalPreferences> =>
+    personalFrom(await teamPreferenceFacts(deps.facts, deps.clock()), userId);
 }

@@ -7,6 +7,7 @@ import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { isTeamMail } from '../domain/email-auth';
+import { leadPropertyOf } from '../domain/lead-property';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { PREVIEW_CHARS, peoplePreview } from '../domain/preview';
 import { ConflictError, isAppError } from '../errors';
@@ -378,25 +379,27 @@ async function outsideText(t: SmsTurn) {
     ...(t.mediaRefs.length ? { media: t.mediaRefs } : {}),
     ...(existing?.lead ? { lead: existing.lead } : {}),
   };
-  const out = await driveRun(deps, {
+  return driveRun(deps, {
     conversation: { id: convId, create: () => smsConversation(t, urgentMark), inbound: t.inbound },
     trigger,
     runId: `run_${primary.id}`,
     eventIds: t.events.map((e) => e.id),
     key: primary.key,
+    settle: (turn) =>
+      afterInbound({ ...t.outer, ...turn }, found, {
+        channelKey: t.key,
+        channel: 'sms',
+        isLead: triage?.triageClass === 'lead',
+        text: texts.join(' '),
+      }),
   });
-  await afterInbound(t.outer, found, {
-    channelKey: t.key,
-    channel: 'sms',
-    isLead: triage?.triageClass === 'lead',
-    text: texts.join(' '),
-  });
-  return out;
 }
 
 /**
  * What follows an outside message's run (follow #20): the thread joins the person's one thread, a lead who
  * writes puts the ball in our court (unless booked or out), and a named property assigns the conversation.
+ * Called with the turn's deps before its last commit (`settle`), so these writes cost no request of their own
+ * (issue 14's budget): the conversation is read from the turn, its fields and keys are staged.
  */
 async function afterInbound(
   outer: RunEventGroupDeps,
@@ -410,11 +413,13 @@ async function afterInbound(
     channelKey: msg.channelKey,
     channel: msg.channel,
   });
+  const property = msg.isLead || existing?.lead ? leadPropertyOf(msg.text) : undefined;
   await leadWroteUs(outer, {
     conversationId: convId,
     before: existing?.lead,
     isLead: msg.isLead,
     by: 'switchboard',
+    ...(property ? { property } : {}),
   });
   await assignByProperty(outer, {
     ...(existing ? { conversation: existing } : {}),
@@ -485,7 +490,7 @@ async function inboundEmail(
   const isLead = !team && (e.source === 'leads' || triage?.triageClass === 'lead');
   if (e.source === 'leads' || triage?.triageClass === 'lead')
     await recordLeadFacts(turn, found.convId, events);
-  const out = await driveRun(turn, {
+  return driveRun(turn, {
     conversation: {
       id: found.convId,
       create: () => emailConversation(turn, { convId: found.convId, primary, key, name, team }),
@@ -495,14 +500,14 @@ async function inboundEmail(
     runId: `run_${primary.id}`,
     eventIds: events.map((x) => x.id),
     key: primary.key,
+    settle: (held) =>
+      afterInbound({ ...deps, ...held }, found, {
+        channelKey: key,
+        channel: 'email',
+        isLead,
+        text: `${e.subject} ${e.text}`,
+      }),
   });
-  await afterInbound(deps, found, {
-    channelKey: key,
-    channel: 'email',
-    isLead,
-    text: `${e.subject} ${e.text}`,
-  });
-  return out;
 }
 
 function emailConversation(

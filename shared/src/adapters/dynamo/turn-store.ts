@@ -7,11 +7,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
+  CardFields,
   Conversation,
   InboxFields,
   Message,
   PendingAction,
   PendingIntent,
+  ThreadFields,
 } from '../../contracts/conversations';
 import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
@@ -171,6 +173,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
   let touch: Message | undefined;
   let pending = 0;
   let inbox: InboxFields = {};
+  let thread: ThreadFields & CardFields = {};
   let intent: TransactItem | undefined;
   for (const w of writes) {
     if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
@@ -190,6 +193,9 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
       if (w.message.role === 'inbound') inbox = { ...inbox, status: 'open' };
     } else if (w.kind === 'pending') pending += w.delta;
     else if (w.kind === 'inbox') inbox = { ...inbox, ...w.patch };
+    else if (w.kind === 'thread') thread = { ...thread, ...definedOnly(w.patch) };
+    else if (w.kind === 'trigger')
+      bySk.set(`TRIGGER#${w.key}`, put({ pk: `TRIGGER#${w.key}`, sk: 'TRIGGER', conversationId }));
     else if (w.kind === 'audit') bySk.set(`AUDIT#${w.event.at}#${w.event.id}`, auditPut(w.event));
     else if (w.kind === 'action.create')
       items.push(put({ pk, sk: `ACTION#${w.action.id}`, ...w.action }, 'attribute_not_exists(sk)'));
@@ -219,19 +225,20 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
     return put({ pk, sk: `AUDIT#${e.at}#${e.id}`, ...e });
   }
   if (created) {
-    items.push(put(createdMeta(pk, withInbox(created, inbox), touch, pending), 'attribute_not_exists(pk)'));
-    if (created.triggerKey)
+    const meta = createdMeta(pk, { ...withInbox(created, inbox), ...thread }, touch, pending);
+    items.push(put(meta, 'attribute_not_exists(pk)'));
+    if (created.triggerKey && !bySk.has(`TRIGGER#${created.triggerKey}`))
       items.push(put({ pk: `TRIGGER#${created.triggerKey}`, sk: 'TRIGGER', conversationId: created.id }));
     return { items };
   }
-  const marked = Object.keys(inbox).length > 0;
+  const marked = Object.keys(inbox).length > 0 || Object.keys(thread).length > 0;
   if (!touch && pending === 0 && !marked) return { items };
-  items.push(metaUpdate(tableName, pk, touch, pending, inbox));
+  items.push(metaUpdate(tableName, pk, { touch, pending, inbox, thread }));
   return {
     items,
     touchAt: touch ? items.length - 1 : undefined,
     ...(touch && (pending || marked)
-      ? { withoutTouch: metaUpdate(tableName, pk, undefined, pending, inbox) }
+      ? { withoutTouch: metaUpdate(tableName, pk, { pending, inbox, thread }) }
       : {}),
   };
 }
@@ -314,12 +321,17 @@ function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pe
 function metaUpdate(
   tableName: string,
   pk: string,
-  touch: Message | undefined,
-  pending: number,
-  inbox: InboxFields = {},
+  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields & CardFields },
 ): TransactItem {
-  const parts = inboxParts(inbox);
-  const { sets, values } = parts;
+  const { touch, pending } = m;
+  const parts = inboxParts(m.inbox);
+  const { sets, values, names } = parts;
+  // follow's fields, as the conversation store's setThreadFields writes them (`#t_` names: never a clash).
+  for (const [k, v] of Object.entries(m.thread)) {
+    names[`#t_${k}`] = k;
+    values[`:t_${k}`] = v;
+    sets.push(`#t_${k} = :t_${k}`);
+  }
   if (touch) {
     sets.push('lastMessageAt = :at', 'updatedAt = :at', 'gsi1sk = :g');
     // The preview is people's words only: the assistant's messages move the time, not the preview.
