@@ -290,8 +290,11 @@ function stagedConversations(
     },
     async setThreadFields(id, patch) {
       // follow's lead / assignee / channels after an inbound run: folded into the turn's one write too.
-      if (!mine(id) || !state.conversation) return flush().then(() => real.setThreadFields(id, patch));
-      const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      // A claim is the API's write (cards #18), never a turn's: it goes straight to the store.
+      const { claimedBy, ...fields } = patch;
+      if (!mine(id) || !state.conversation || claimedBy !== undefined)
+        return flush().then(() => real.setThreadFields(id, patch));
+      const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
       state.conversation = { ...state.conversation, ...defined };
       stage({ kind: 'thread', patch: defined });
     },

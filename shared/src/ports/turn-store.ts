@@ -1,7 +1,6 @@
 import type {
   ActionStatus,
   AuditEvent,
-  CardFields,
   Conversation,
   InboxFields,
   Message,
@@ -48,7 +47,7 @@ export type TurnWrite =
   /** The inbox's fields (issue 19: `urgent.pagedAt` after a page), folded into the conversation's one write. */
   | { kind: 'inbox'; patch: InboxFields }
   /** follow's thread fields (lead, assignee, channels) set in an inbound turn, folded into the same write. */
-  | { kind: 'thread'; patch: ThreadFields & CardFields }
+  | { kind: 'thread'; patch: ThreadFields }
   /** Another trigger key pointed at this conversation (one thread per person), in the same commit. */
   | { kind: 'trigger'; key: string }
   | { kind: 'audit'; event: AuditEvent }

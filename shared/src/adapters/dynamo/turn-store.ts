@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
-  CardFields,
   Conversation,
   InboxFields,
   Message,
@@ -173,7 +172,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
   let touch: Message | undefined;
   let pending = 0;
   let inbox: InboxFields = {};
-  let thread: ThreadFields & CardFields = {};
+  let thread: ThreadFields = {};
   let intent: TransactItem | undefined;
   for (const w of writes) {
     if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
@@ -321,7 +320,7 @@ function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pe
 function metaUpdate(
   tableName: string,
   pk: string,
-  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields & CardFields },
+  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields },
 ): TransactItem {
   const { touch, pending } = m;
   const parts = inboxParts(m.inbox);
