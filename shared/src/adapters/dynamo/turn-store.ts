@@ -16,17 +16,18 @@ import type {
 } from '../../contracts/conversations';
 import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
-import { RetryableConflictError } from '../../errors';
+import { ConversationDeletedError, RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
 import { actionTransitionUpdate } from './action-update';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
 import { inboxParts, updateOf } from './conversation-store';
 import { factPk, factSk } from './fact-keys';
+import { tombstoneKey } from './tombstone-key';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** DynamoDB's limit of items in one TransactWriteItems call. */
-const MAX_TRANSACT_ITEMS = 100;
+/** DynamoDB's limit of items in one TransactWriteItems call, less the deletion guard each one carries. */
+const MAX_TRANSACT_ITEMS = 99;
 const stepSk = (r: string, seq: number) => `STEP#${r}#${String(seq).padStart(6, '0')}`;
 
 /**
@@ -47,7 +48,7 @@ export function dynamoTurnStore(t: DynamoTable): TurnStore {
     async commit(conversationId, writes) {
       if (writes.length === 0) return;
       const plan = foldWrites(t.tableName, conversationId, writes);
-      await commitPlan(t, plan);
+      await commitPlan(t, plan, conversationId);
     },
   };
 }
@@ -357,28 +358,62 @@ function metaUpdate(
 }
 
 /**
- * One transaction (or one per 100 items, in order, for an unusually large turn). When the only condition that
+ * One transaction (or one per 99 items, in order, for an unusually large turn). When the only condition that
  * failed is the preview moving backwards (a newer message got there first), the commit is retried without
  * that part, as the per-message store ignores it; any other lost condition is a conflict.
+ *
+ * Every transaction also checks that the conversation has no deletion tombstone (issue 19): an admin delete
+ * writes it before erasing anything, so a turn that read the conversation before the delete and commits after
+ * it writes nothing at all — no orphan records in the erased partition, no conversation brought back.
  */
-async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
+async function commitPlan(t: DynamoTable, plan: CommitPlan, conversationId: string): Promise<void> {
+  const guard = notDeleted(t.tableName, conversationId);
+  const send = (items: TransactItem[]) =>
+    t.doc.send(new TransactWriteCommand({ TransactItems: [...items, guard] }));
   for (let i = 0; i < plan.items.length; i += MAX_TRANSACT_ITEMS) {
     const chunk = plan.items.slice(i, i + MAX_TRANSACT_ITEMS);
     try {
-      await t.doc.send(new TransactWriteCommand({ TransactItems: chunk }));
+      await send(chunk);
     } catch (e) {
       const failed = cancelledAt(e);
       if (!failed) throw e;
+      if (failed.some((f) => f.at === chunk.length)) throw new ConversationDeletedError(conversationId);
       const touch = plan.touchAt === undefined ? -1 : plan.touchAt - i;
       if (failed.length === 1 && failed[0]?.at === touch && failed[0].code === 'ConditionalCheckFailed') {
         const rest = chunk.filter((_, j) => j !== touch);
         if (plan.withoutTouch) rest.push(plan.withoutTouch);
-        if (rest.length) await t.doc.send(new TransactWriteCommand({ TransactItems: rest }));
+        if (rest.length) await sendOrDeleted(send, rest, conversationId);
         continue;
       }
       throw new RetryableConflictError('Another worker wrote this turn first', { failed });
     }
   }
+}
+
+/** The retry without the touch: a tombstone written in between still stops it. */
+async function sendOrDeleted(
+  send: (items: TransactItem[]) => Promise<unknown>,
+  items: TransactItem[],
+  conversationId: string,
+) {
+  try {
+    await send(items);
+  } catch (e) {
+    if (cancelledAt(e)?.some((f) => f.at === items.length))
+      throw new ConversationDeletedError(conversationId);
+    throw e;
+  }
+}
+
+/** Conversation-eraser.ts's tombstone key: present once a delete of the conversation has begun. */
+function notDeleted(tableName: string, conversationId: string): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: tombstoneKey(conversationId),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
 
 /**
