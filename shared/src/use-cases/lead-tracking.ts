@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Conversation, LeadInfo, LeadState } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { whenText } from '../domain/followups';
+import { leadCheckStamp, leadCheckTimerName } from '../domain/lead-check';
 import { nudgeDraft } from '../domain/lead-nudge';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
@@ -97,7 +97,7 @@ async function moveLead(
   const timers = deps.cardTimers?.timers;
   if (!hours || !timers) return;
   const at = new Date(Date.parse(lead.updatedAt) + hours * 3600_000);
-  const stamp = createHash('sha256').update(`${conversationId}#${lead.updatedAt}`).digest('hex').slice(0, 24);
+  const stamp = leadCheckStamp(conversationId, lead.updatedAt);
   const event: EventEnvelope = {
     id: `timer_lead_${stamp}`,
     type: 'timer.fired',
@@ -113,7 +113,7 @@ async function moveLead(
       leadSince: lead.updatedAt,
     },
   };
-  await timers.scheduleAt(`lead-${stamp}`, at, event);
+  await timers.scheduleAt(leadCheckTimerName(conversationId, lead.updatedAt), at, event);
 }
 
 /**

@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
-  CardFields,
   Conversation,
   InboxFields,
   Message,
@@ -19,6 +18,7 @@ import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
 import { ConversationDeletedError, RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
+import { actionTransitionUpdate } from './action-update';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
 import { inboxParts, updateOf } from './conversation-store';
 import { factPk, factSk } from './fact-keys';
@@ -173,7 +173,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
   let touch: Message | undefined;
   let pending = 0;
   let inbox: InboxFields = {};
-  let thread: ThreadFields & CardFields = {};
+  let thread: ThreadFields = {};
   let intent: TransactItem | undefined;
   for (const w of writes) {
     if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
@@ -249,27 +249,11 @@ function actionTransition(
   pk: string,
   w: Extract<TurnWrite, { kind: 'action.transition' }>,
 ): TransactItem {
-  const names: Record<string, string> = { '#status': 'status', '#version': 'version' };
-  const values: Record<string, unknown> = { ':to': w.to, ':one': 1 };
-  const sets = ['#status = :to', '#version = #version + :one'];
-  for (const [k, v] of Object.entries(w.patch)) {
-    if (['id', 'conversationId', 'status', 'version'].includes(k) || v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    sets.push(`#${k} = :${k}`);
-  }
-  const from = w.from.map((s, i) => {
-    values[`:from${i}`] = s;
-    return `:from${i}`;
-  });
   return {
     Update: {
       TableName: tableName,
       Key: { pk, sk: `ACTION#${w.actionId}` },
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: `attribute_exists(sk) AND #status IN (${from.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ...actionTransitionUpdate(w.from, w.to, w.patch),
     },
   };
 }
@@ -337,7 +321,7 @@ function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pe
 function metaUpdate(
   tableName: string,
   pk: string,
-  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields & CardFields },
+  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields },
 ): TransactItem {
   const { touch, pending } = m;
   const parts = inboxParts(m.inbox);
