@@ -22,7 +22,7 @@ export type Trigger = (
       kind: 'chat';
       channel: 'web' | 'sms';
       text: string;
-      user: { id: string; email: string; name?: string };
+      user: { id: string; email: string; name?: string; preferences?: ChatPreferences };
       phone?: string;
     }
   | {
@@ -42,6 +42,11 @@ export type Trigger = (
       email: EmailReceived;
       count: number;
       triage?: TriageNote;
+      /**
+       * The classifier itself read an emergency (not the keyword floor alone, which would page for every
+       * newsletter about flood insurance): on-call is paged as for a text.
+       */
+      urgent?: boolean;
       /** From the team's own domain with Gmail's DMARC pass: a team request, never an outside acknowledgement. */
       team?: boolean;
       /** Where this lead stood when the email arrived (follow #20): booked or out → no reply. */
@@ -78,6 +83,9 @@ export interface TriageNote {
   cues: string[];
   byKeywordFloor: boolean;
 }
+
+/** The asking person's own settings that planning reads (follow #20), carried on a PWA chat's event. */
+export type ChatPreferences = Pick<PersonalPreferences, 'timezone' | 'eventMinutes'>;
 
 export interface PlannedCall {
   name: string;
