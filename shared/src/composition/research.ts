@@ -1,8 +1,8 @@
 import type { Model } from '../ports/model';
 import type { Workspace } from '../ports/workspace';
-import { type ResearchBrain, rulesBrain } from '../research/brain';
-import { claudeBrain } from '../research/claude-brain';
+import type { ResearchBrain } from '../research/brain';
 import type { ResearchDeps } from '../research/engine-deps';
+import type { ExecutorDeps } from '../research/executors';
 import type { ToolRegistry } from '../tools/registry';
 import { defaultSandboxRunner } from '../tools/sandbox';
 import type { Core } from './core';
@@ -23,7 +23,32 @@ export function buildResearchDeps(
     sandbox: defaultSandboxRunner,
     webAllowed: core.config.WEB_ALLOWED_DOMAINS.length > 0,
   };
-  const brain: ResearchBrain = opts.model ? claudeBrain({ ...exec, model: opts.model }) : rulesBrain(exec);
+  const brain = lazyBrain(exec, opts.model);
   const ws = opts.workspace;
   return { ...start, brain, ...(ws ? { workspace: async () => ws } : {}) };
+}
+
+/**
+ * The brain (the executors, Claude's prompts and schemas, the rules templates) is imported on its first call:
+ * only research events use it, and the worker and api-stream build these deps at every cold start (issue 16).
+ * Not `lazyPort`: `mode` is a plain property, known without the import.
+ */
+function lazyBrain(exec: ExecutorDeps, model: Model | undefined): ResearchBrain {
+  let built: Promise<ResearchBrain> | undefined;
+  const load = () => {
+    built ??= model
+      ? import('../research/claude-brain').then((m) => m.claudeBrain({ ...exec, model }))
+      : import('../research/brain').then((m) => m.rulesBrain(exec));
+    built.catch(() => {
+      built = undefined;
+    });
+    return built;
+  };
+  return {
+    mode: model ? 'claude' : 'rules',
+    plan: async (input) => (await load()).plan(input),
+    atomize: async (input) => (await load()).atomize(input),
+    execute: async (input) => (await load()).execute(input),
+    aggregate: async (input) => (await load()).aggregate(input),
+  };
 }

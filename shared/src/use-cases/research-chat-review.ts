@@ -4,7 +4,12 @@ import type { ConversationStore } from '../ports/conversation-store';
 import type { ResearchDeps } from '../research/engine-deps';
 import { announceReview } from '../research/review-message';
 import { reviewText } from '../research/text-updates';
-import { approveResearchPlan, cancelResearch, editResearchPlan } from './review-research';
+
+/**
+ * The review use cases bring the engine's plan materializer (run-research-node): loaded when a reply decides a
+ * plan, not at every cold start of the worker and api-stream, whose chats pass here (issue 16).
+ */
+const reviewResearch = () => import('./review-research');
 
 /**
  * Answers to "the research plan waits for your review" (research/review-message.ts) that decide it: the whole
@@ -117,6 +122,7 @@ async function decide(
 ): Promise<string | undefined> {
   const reviewer = { id: how.user.id, name: how.user.name ?? how.user.email };
   if (decision.kind === 'run') {
+    const { approveResearchPlan } = await reviewResearch();
     const g = await approveResearchPlan(research, taskId, reviewer);
     const n = g?.nodes.filter((x) => x.parentId === 'r').length ?? 0;
     const steps = `${n} step${n === 1 ? '' : 's'}`;
@@ -126,6 +132,7 @@ async function decide(
   }
   if (decision.kind === 'drop') {
     // Cancelling writes its own "Research cancelled by …" message in the conversation.
+    const { cancelResearch } = await reviewResearch();
     await cancelResearch(research, taskId, reviewer);
     return how.byText ? 'Okay, the research is cancelled.' : undefined;
   }
@@ -150,6 +157,7 @@ async function removeSteps(
   else {
     const plan = withoutSteps(task?.draft ?? [], numbers);
     if (!plan.length) throw new ValidationError('that would leave no steps; reply CANCEL to drop the plan');
+    const { editResearchPlan } = await reviewResearch();
     g = await editResearchPlan(research, taskId, plan, { editId: how.editId, reason: why });
   }
   const draft = g?.task.draft;

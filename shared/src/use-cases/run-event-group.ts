@@ -29,11 +29,8 @@ import {
   type PersonThread,
   personKeyOf,
 } from './person-thread';
-import { proposeResearchWrite } from './propose-research-write';
 import { researchChatReview, researchReviewByText } from './research-chat-review';
-import { runResearchNode } from './run-research-node';
 import { supersedeForNewerInbound, supersedeForSentMail, supersedeForSmsCopy } from './supersede-drafts';
-import { tellResearchByText } from './tell-research-by-text';
 
 export interface AgentOutcome {
   runId?: string;
@@ -146,12 +143,22 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
   }
 }
 
-/** A research node's step: the engine's own, or a run in the conversation (a card; a text to the asker). */
-function researchStep(deps: RunEventGroupDeps, event: EventOf<'research.node'>): Promise<AgentOutcome> {
-  if (!deps.research) return Promise.resolve({ outcome: 'research is not configured' });
+/**
+ * A research node's step: the engine's own, or a run in the conversation (a card; a text to the asker). The
+ * engine's use cases are imported on the first research event, not at every cold start (issue 16).
+ */
+async function researchStep(deps: RunEventGroupDeps, event: EventOf<'research.node'>): Promise<AgentOutcome> {
+  if (!deps.research) return { outcome: 'research is not configured' };
   const withResearch = { ...deps, research: deps.research };
-  if (event.payload.step === 'propose') return proposeResearchWrite(withResearch, event);
-  if (event.payload.step === 'tell') return tellResearchByText(withResearch, event);
+  if (event.payload.step === 'propose') {
+    const { proposeResearchWrite } = await import('./propose-research-write');
+    return proposeResearchWrite(withResearch, event);
+  }
+  if (event.payload.step === 'tell') {
+    const { tellResearchByText } = await import('./tell-research-by-text');
+    return tellResearchByText(withResearch, event);
+  }
+  const { runResearchNode } = await import('./run-research-node');
   return runResearchNode(deps.research, event);
 }
 
