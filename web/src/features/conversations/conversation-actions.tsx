@@ -4,6 +4,7 @@ import { CheckIcon, MoreIcon } from '../../components/icons';
 import { describeError } from '../../lib/api';
 import { Link, navigate } from '../../lib/router';
 import { useApi, useMe } from '../auth/auth-context';
+import { LeadMenuItems } from '../followups/lead-menu';
 import './conversation-actions.css';
 
 type Status = 'open' | 'done' | 'archived';
@@ -25,9 +26,12 @@ function save(blob: Blob, name: string) {
 export function ConversationActions({
   conversation,
   onError,
+  onChanged,
 }: {
-  conversation: Pick<ConversationSummary, 'id' | 'status'>;
+  conversation: Pick<ConversationSummary, 'id' | 'status' | 'lead'>;
   onError: (message: string) => void;
+  /** After a change that stays on this screen (a lead's state): reload the conversation. */
+  onChanged?: () => void;
 }) {
   const api = useApi();
   const me = useMe();
@@ -69,6 +73,14 @@ export function ConversationActions({
           <MoreIcon />
         </summary>
         <div className="menu-list">
+          {conversation.lead && (
+            <LeadMenuItems
+              conversationId={conversation.id}
+              lead={conversation.lead}
+              onChanged={() => onChanged?.()}
+              onError={onError}
+            />
+          )}
           <Link href={`/timeline?id=${encodeURIComponent(conversation.id)}`} className="menu-item">
             Timeline
           </Link>
