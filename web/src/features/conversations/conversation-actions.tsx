@@ -49,13 +49,6 @@ export function ConversationActions({
       setBusy(false);
     }
   };
-  const exportFile = async () => {
-    try {
-      save(await api.exportConversation(conversation.id), `conversation-${conversation.id}.json`);
-    } catch (e) {
-      onError(describeError(e));
-    }
-  };
   return (
     <>
       <button
@@ -92,21 +85,31 @@ export function ConversationActions({
           >
             {status === 'archived' ? 'Unarchive' : 'Archive'}
           </button>
-          {me.isAdmin && (
-            <button type="button" className="menu-item" onClick={() => void exportFile()}>
-              Export (JSON)
-            </button>
-          )}
-          {me.isAdmin && (
-            <Link
-              href={`/admin/delete?id=${encodeURIComponent(conversation.id)}`}
-              className="menu-item danger"
-            >
-              Delete…
-            </Link>
-          )}
+          {me.isAdmin && <AdminItems id={conversation.id} onError={onError} />}
         </div>
       </details>
+    </>
+  );
+}
+
+/** Admins only: the conversation as a file, and delete (its own confirm screen). */
+function AdminItems({ id, onError }: { id: string; onError: (message: string) => void }) {
+  const api = useApi();
+  const exportFile = async () => {
+    try {
+      save(await api.exportConversation(id), `conversation-${id}.json`);
+    } catch (e) {
+      onError(describeError(e));
+    }
+  };
+  return (
+    <>
+      <button type="button" className="menu-item" onClick={() => void exportFile()}>
+        Export (JSON)
+      </button>
+      <Link href={`/admin/delete?id=${encodeURIComponent(id)}`} className="menu-item danger">
+        Delete…
+      </Link>
     </>
   );
 }
