@@ -118,7 +118,10 @@ test('a lead card with open questions reaches an invitation, one tap per questio
     answers: [{ recordAs: 'pet_approved("cara.singh@mail.example", rabbit)', holds: true }],
   });
   const invite = await nextPending(conv.id, second.id);
-  expect(String(invite.args.body)).toMatch(/you meet our rental criteria[\s\S]*Which days and times/);
+  // The invitation offers the calendar's free times (Google emulator free/busy), not an open question.
+  expect(String(invite.args.body)).toMatch(
+    /you meet our rental criteria[\s\S]*We have openings on [^.]+\. Which of these times would work for you for a showing\?/,
+  );
   expect(invite.policy?.why[0]).toBe('Policy answer: qualified_lead(lead_of_interest) holds');
   expect(invite.policy?.why.join('\n')).toMatch(
     /credit_review_passed\("cara.singh@mail.example"\) — answered by Sam Chen/,
@@ -133,6 +136,7 @@ test('a lead card with open questions reaches an invitation, one tap per questio
   expect(asked.status).toBe(200);
   const saturday = await nextPending(conv.id, invite.id);
   expect(String(saturday.args.body)).toContain('Would Saturday at 11:00 AM work for you for a showing?');
+  expect(String(saturday.args.body)).not.toContain('We have openings');
   expect(saturday.redraft).toMatchObject({
     kind: 'redraft',
     instruction: 'say Saturday 11am',

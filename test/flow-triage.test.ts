@@ -135,6 +135,10 @@ test('a lead in the general inbox gets its qualification; a newsletter leaves no
   const card = cards[0] as PendingAction;
   expect(card.args.to).toBe('dana.reyes@mail.example');
   expect(String(card.args.body)).toMatch(/^Hi Dana,[\s\S]*you meet our rental criteria/);
+  // The invitation offers free showing times from the calendar's free/busy, read in the lead's first round.
+  expect(String(card.args.body)).toMatch(
+    /We have openings on \w{3} \d{1,2} \w{3} at \d\d:\d\d[^.]*\. Which of these times would work for you for a showing\?/,
+  );
   expect(card.policy?.why[0]).toBe('Policy answer: qualified_lead(lead_of_interest) holds');
 
   // Once the queue is empty, both emails have been through the worker: the newsletter ended silently.

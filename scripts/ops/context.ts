@@ -9,9 +9,12 @@ import { dynamoConversationEraser } from '../../shared/src/adapters/dynamo/conve
 import { dynamoConversationStore } from '../../shared/src/adapters/dynamo/conversation-store';
 import { dynamoEventLedger } from '../../shared/src/adapters/dynamo/event-ledger';
 import { DynamoFactStore } from '../../shared/src/adapters/dynamo/fact-store';
+import { dynamoFollowUpStore } from '../../shared/src/adapters/dynamo/followup-store';
 import { dynamoRunStore } from '../../shared/src/adapters/dynamo/run-store';
+import { eventBridgeTimers, makeSchedulerClient } from '../../shared/src/adapters/eventbridge-scheduler';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
 import { describeZodIssues } from '../../shared/src/errors';
+import type { Timers } from '../../shared/src/ports/timers';
 import { OpsUsageError } from './errors';
 
 /**
@@ -26,6 +29,14 @@ export const opsEnv = z.object({
   DLQ_URL: z.url(),
   DYNAMODB_ENDPOINT: z.url().optional(),
   SQS_ENDPOINT: z.url().optional(),
+  /**
+   * The timers' scheduler (as the functions read it): `conversation:delete` cancels the conversation's
+   * schedules through it. Without them schedules stay, and fire into a no-op on the deleted conversation.
+   */
+  SCHEDULER_ENDPOINT: z.url().optional(),
+  SCHEDULE_GROUP_NAME: z.string().min(1).default('default'),
+  SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
+  EVENTS_QUEUE_ARN: z.string().min(1).optional(),
   /** Only `alarm:test` needs them: it signs a push as the alarm function does. */
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
@@ -44,6 +55,9 @@ export interface OpsContext {
   audit: ReturnType<typeof dynamoAuditLog>;
   facts: DynamoFactStore;
   eraser: ReturnType<typeof dynamoConversationEraser>;
+  followups: ReturnType<typeof dynamoFollowUpStore>;
+  /** The scheduler, when the environment names it (see opsEnv). */
+  cardTimers?: { timers: Timers };
   clock: () => Date;
   close(): void;
 }
@@ -89,11 +103,26 @@ export function buildOpsContext(env: OpsEnv, clock: () => Date = () => new Date(
     runs: dynamoRunStore(table),
     audit: dynamoAuditLog(table, clock),
     facts: new DynamoFactStore(table),
-    eraser: dynamoConversationEraser(table),
+    eraser: dynamoConversationEraser(table, clock),
+    followups: dynamoFollowUpStore(table),
+    ...opsTimers(env, clock),
     clock,
     close() {
       dynamo.raw.destroy();
       sqs.destroy();
     },
   };
+}
+
+/** The schedules' client, only when the environment names the scheduler's target and role. */
+function opsTimers(env: OpsEnv, clock: () => Date): Pick<OpsContext, 'cardTimers'> {
+  if (!env.EVENTS_QUEUE_ARN || !env.SCHEDULER_ROLE_ARN) return {};
+  const client = makeSchedulerClient({ region: env.AWS_REGION, endpoint: env.SCHEDULER_ENDPOINT });
+  const timers = eventBridgeTimers(client, {
+    groupName: env.SCHEDULE_GROUP_NAME,
+    queueArn: env.EVENTS_QUEUE_ARN,
+    roleArn: env.SCHEDULER_ROLE_ARN,
+    clock,
+  });
+  return { cardTimers: { timers } };
 }

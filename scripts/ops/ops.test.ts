@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeSqsClient } from '../../shared/src/adapters/sqs-event-queue';
+import { expiryTimerName, scheduleCardTimers } from '../../shared/src/agent/card-timers';
 import { conversationExport } from '../../shared/src/use-cases/export-conversation';
 import { freshTable } from '../../test/helpers';
 import { ensureQueues } from '../local/queues';
 import { type RunningSqs, startSqs } from '../local/sqs';
+import { startLocalTimers } from '../local/timers';
 import { runOps } from './cli';
 import { buildOpsContext, resolveOpsEnv } from './context';
 
@@ -18,6 +20,7 @@ import { buildOpsContext, resolveOpsEnv } from './context';
 const NOW = new Date('2026-11-23T15:00:00Z');
 let sqs: RunningSqs;
 let env: Record<string, string>;
+let timers: Awaited<ReturnType<typeof startLocalTimers>>;
 const client = () => makeSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
 
 beforeAll(async () => {
@@ -29,7 +32,8 @@ beforeAll(async () => {
     visibilityTimeoutSeconds: 30,
     maxReceiveCount: 3,
   });
-  c.destroy();
+  // The Scheduler emulator, as `npm start` runs it: conversation:delete cancels the card's schedules.
+  timers = await startLocalTimers({ sqs: c, queues: q, now: () => NOW, tickMs: 0 });
   env = {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -39,10 +43,12 @@ beforeAll(async () => {
     SQS_ENDPOINT: sqs.endpoint,
     EVENTS_QUEUE_URL: q.queueUrl,
     DLQ_URL: q.dlqUrl,
+    ...timers.env,
   };
   await seed();
 }, 60_000);
 afterAll(async () => {
+  await timers?.emulator.stop();
   await sqs?.stop();
 });
 
@@ -153,6 +159,13 @@ async function seed() {
     at: iso(-30),
     correlationId: 'openphone:del_1',
   });
+  const card = await ctx.actions.get('c_ops', 'a_ops');
+  if (card && ctx.cardTimers)
+    await scheduleCardTimers(
+      { cardTimers: { ...ctx.cardTimers, expiryMinutes: 24 * 60, renotifyMinutes: 10 } },
+      card,
+      { urgent: false },
+    );
   ctx.close();
 }
 
@@ -239,6 +252,7 @@ describe('npm run ops (DynamoDB Local + fauxqs)', () => {
   });
 
   test('conversation:delete needs --confirm <id>; then erases it and leaves a tombstone (last: it takes c_ops)', async () => {
+    expect(timers.emulator.schedules().map((x) => x.name)).toContain(expiryTimerName('a_ops'));
     const refused = await ops('conversation:delete', 'c_ops');
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('add --confirm c_ops');
@@ -250,6 +264,12 @@ describe('npm run ops (DynamoDB Local + fauxqs)', () => {
     );
     expect(r.out).toContain("the memory repository's history is not rewritten");
     expect((await ops('conversation:export', 'c_ops')).err).toMatch(/No conversation c_ops/);
+    // The card's expiry schedule is gone from the scheduler; the ledger keeps the event ids only.
+    expect(timers.emulator.schedules().map((x) => x.name)).not.toContain(expiryTimerName('a_ops'));
+    const trace = await ops('event:trace', 'evt_1');
+    expect(trace.code, trace.err).toBe(0);
+    expect(trace.out).toContain('evt_1');
+    expect(trace.out).not.toMatch(/4155550111|drafted a reply|openphone:del_1/);
   });
 });
 

@@ -99,3 +99,14 @@ export class PreconditionError extends AppError {
     super(message, { code: 'precondition_failed', status: 422, details });
   }
 }
+
+/**
+ * The conversation was deleted by an admin (issue 19) while something was working on it: the turn's commit
+ * found its tombstone and wrote nothing. Not retryable — a retry would only start the deleted text over as a
+ * new conversation; the worker ends the event instead (use-cases/process-event.ts).
+ */
+export class ConversationDeletedError extends AppError {
+  constructor(conversationId: string) {
+    super(`Conversation ${conversationId} was deleted`, { code: 'conversation_deleted', status: 410 });
+  }
+}

@@ -147,6 +147,13 @@ describe.each(implementations)('%s', (_name, make) => {
     expect(next && 'error' in next).toBe(false);
     expect(await s.actions.get(c, 'a1')).toEqual(next);
 
+    // A null field is removed (a released claim), in the same conditional write.
+    const claim = { by: 'u_jo', name: 'Jo Patel', at: at(6) };
+    await s.actions.transition(c, 'a1', ['EXECUTING'], 'EXECUTING', { claim });
+    const released = await s.actions.transition(c, 'a1', ['EXECUTING'], 'EXECUTING', { claim: null });
+    expect(released && 'claim' in released).toBe(false);
+    expect(await s.actions.get(c, 'a1')).toEqual(released);
+
     // What a caller reads is a copy.
     const read = (await s.actions.get(c, 'a1'))!;
     read.args.text = 'changed';
@@ -230,6 +237,12 @@ describe.each(implementations)('%s', (_name, make) => {
     await s.conversations.adjustPending(c, -1);
     await s.conversations.adjustPending(c, -1);
     expect((await s.conversations.get(c))?.pendingCount).toBe(0);
+    // Thread fields: absent ones stay, null removes (a released claim).
+    await s.conversations.setThreadFields(c, { claimedBy: 'u_jo', assignee: 'u_sam' });
+    await s.conversations.setThreadFields(c, { claimedBy: null });
+    const fields = await s.conversations.get(c);
+    expect(fields).toMatchObject({ assignee: 'u_sam' });
+    expect(fields && 'claimedBy' in fields).toBe(false);
     await s.conversations.adjustPending('missing', 1);
     expect(await s.conversations.get('missing')).toBeUndefined();
   });

@@ -6,7 +6,7 @@ import { type E2E, PHONE, startE2E, WIDE } from './support';
 /**
  * Cards #18 "a team works the queue together", in Chromium over the local stack's live socket: Sam (phone)
  * and Jo (desktop) open the same waiting card and each sees the other viewing; Jo says "I'm on it" and Sam
- * sees it at once, still able to act; Sam edits the draft while Jo approves, so Sam is told who approved
+ * sees it at once, still able to act (and free again when Jo releases it); Sam edits the draft while Jo approves, so Sam is told who approved
  * and when, and can copy the edit that was not sent.
  */
 let e: E2E;
@@ -56,6 +56,13 @@ test('viewing each other, "I’m on it", and the edit of the one who lost the ra
   expect((await e.core.conversations.get(conversation.id))?.claimedBy).toBe(stored?.claim?.by);
   await e.shot(sam.page, 'phone-card-jo-on-it');
   await e.shot(jo.page, 'desktop-card-claimed');
+
+  // Jo tapped it by mistake: "Release" gives it back, and Sam sees it free again at once.
+  await joCard.getByRole('button', { name: 'Release' }).click();
+  await joCard.getByRole('button', { name: 'I’m on it' }).waitFor();
+  await expect.poll(() => samCard.getByText('Jo Patel is on it').count()).toBe(0);
+  expect((await e.core.actions.get(conversation.id, action.id))?.claim).toBeUndefined();
+  expect((await e.core.conversations.get(conversation.id))?.claimedBy).toBeUndefined();
 
   // Sam edits; Jo approves first. Sam is told by name and time, and can copy the edit.
   const mine = 'Hi Priya, thanks for telling us — an electrician comes Thursday morning.';

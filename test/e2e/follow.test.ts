@@ -112,6 +112,50 @@ test('a scheduled check is listed with when and only-if, its card shows the same
   await desk.context.close();
 }, 120_000);
 
+test("a lead's nudge card says it is sent only while the lead has not moved", async () => {
+  const since = new Date(Date.now() - 49 * 3600_000).toISOString();
+  const conversationId = newId('c_');
+  await e.core.conversations.create({
+    id: conversationId,
+    title: 'Tom Becker',
+    source: 'sms',
+    preview: 'Tom Becker: Hi! Is the 2 bedroom at 48 Elm Ave still available?',
+    createdAt: since,
+    updatedAt: since,
+    lastMessageAt: since,
+    createdBy: 'system',
+    contact: { name: 'Tom Becker', phone: '+14155550177' },
+    lead: { state: 'invited', updatedAt: since, property: '48 Elm Ave' },
+    pendingCount: 1,
+    readBy: {},
+  });
+  const text =
+    'Hi Tom, just checking in: are you still interested in a showing of the apartment at 48 Elm Ave?';
+  const card = await seedPendingAction(e.core, {
+    conversationId,
+    runId: newId('r_'),
+    tool: 'send_message',
+    args: { to: '+14155550177', text },
+    summary: 'Text Tom Becker',
+  });
+  await e.core.actions.transition(conversationId, card.id, ['PENDING'], 'PENDING', {
+    whileLead: { state: 'invited', since },
+  });
+  for (const [viewport, name] of [
+    [PHONE, 'follow-nudge-card-phone'],
+    [DESKTOP, 'follow-nudge-card-desktop'],
+  ] as const) {
+    const { page, context, errors } = await openAs(`/chat?id=${conversationId}`, viewport);
+    const c = page.locator(`article[data-action-id="${card.id}"]`);
+    await c.waitFor();
+    expect(await c.textContent()).toContain('Sent only if the lead has not moved: still invited since');
+    await c.scrollIntoViewIfNeeded();
+    await e.shot(page, name);
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
+
 /** A real, visible PNG (a blue-to-teal gradient) so the screenshot shows a photo, not a 1-pixel dot. */
 function gradientPng(w = 160, h = 120): Buffer {
   const crc = (buf: Buffer) => {

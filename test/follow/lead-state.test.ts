@@ -206,10 +206,15 @@ async function nudgeWaiting(world: World) {
     editedArgs: { ...reply?.args, text: 'Hi Tom, yes! Would you like a showing on Thursday at 5?' },
   });
   await world.work();
-  expect((await world.core.conversations.get(id))?.lead?.state).toBe('invited');
+  // The property Tom named is kept through the moves, and the nudge names it.
+  expect((await world.core.conversations.get(id))?.lead).toMatchObject({
+    state: 'invited',
+    property: '48 Elm Ave',
+  });
   await fireAfter(world, 49 * 3600_000);
   const [nudge] = await pending();
   expect(nudge?.whileLead).toMatchObject({ state: 'invited' });
+  expect(nudge?.args.text).toContain('a showing of the apartment at 48 Elm Ave?');
   return { id, nudge: nudge as PendingAction };
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../../../shared/src/contracts/api';
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
-import { claimCard } from '../../../shared/src/use-cases/claim-card';
+import { claimCard, releaseCard } from '../../../shared/src/use-cases/claim-card';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
 import { getAudit } from '../../../shared/src/use-cases/get-audit';
@@ -168,6 +168,16 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
   // "I'm on it": the team sees who took the card; anyone can still decide it (cards #18).
   app.post('/api/conversations/:cid/actions/:aid/claim', async (c) => {
     const action = await claimCard(c.get('core').approvals, {
+      conversationId: c.req.param('cid'),
+      actionId: c.req.param('aid'),
+      user: actorOf(c),
+    });
+    return reply(c, decisionResponse, { action });
+  });
+
+  // "Release": the one who said "I'm on it" takes it back (cards #18).
+  app.delete('/api/conversations/:cid/actions/:aid/claim', async (c) => {
+    const action = await releaseCard(c.get('core').approvals, {
       conversationId: c.req.param('cid'),
       actionId: c.req.param('aid'),
       user: actorOf(c),

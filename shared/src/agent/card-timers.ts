@@ -71,7 +71,7 @@ export async function scheduleCardTimers(
  * schedule group). Best-effort: a failed delete never undoes the decision; the timer then fires into a no-op.
  */
 export async function cancelCardTimers(
-  deps: { cardTimers?: CardTimerSettings },
+  deps: { cardTimers?: Pick<CardTimerSettings, 'timers'> },
   actionId: string,
 ): Promise<void> {
   const timers = deps.cardTimers?.timers;

@@ -22,7 +22,10 @@ const MODALITY: Record<string, string> = {
 
 export interface InstructionsInput {
   teamName: string;
+  /** The zone times are read and written in: the asking person's own (Settings), else the team's. */
   timezone: string;
+  /** The asking person's default calendar event length (Settings), when they set one. */
+  eventMinutes?: number;
   now: Date;
   trigger: Trigger;
   adminInstructions?: string;
@@ -56,6 +59,9 @@ export function buildInstructions(i: InstructionsInput): { stable: string; dynam
   const dynamic = [
     `Now: ${localTime(i.now, i.timezone)} (${i.timezone}).`,
     `Speaking: ${who}.`,
+    i.eventMinutes
+      ? `Their settings: a calendar event they ask for lasts ${i.eventMinutes} minutes unless they say otherwise.`
+      : '',
     modality,
     i.trigger.kind === 'inbound_email' ? MODALITY.email : '',
     i.memory ? `Your memory workspace:\n${i.memory}` : '',

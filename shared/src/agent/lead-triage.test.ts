@@ -6,6 +6,7 @@ import { cardPolicy } from './card-policy';
 import { recordLeadFromEmail } from './lead-intake';
 import { DISQUALIFIED_QUERY, QUALIFIED_QUERY } from './lead-triage';
 import { conversationPolicy } from './policy-runtime';
+import { applyInstruction } from './redraft-rules';
 import { rulesPlan } from './rules-planner';
 import type { Observation, Plan, PlannedCall, PlannerInput } from './types';
 
@@ -51,6 +52,7 @@ async function triage(
     tools?: string[];
     contacts?: Array<{ name: string; emails: string[] }>;
     askFails?: boolean;
+    slots?: Array<{ label: string }>;
   } = {},
 ): Promise<Triaged> {
   const facts = new InMemoryFactStore();
@@ -88,6 +90,8 @@ async function triage(
           timezone: TZ,
         });
         observations.push({ name: call.name, args: call.args, status: 'ok', result });
+      } else if (call.name === 'find_free_slots') {
+        observations.push({ ...call, status: 'ok', result: { slots: opts.slots ?? [] } });
       } else {
         observations.push({
           name: call.name,
@@ -164,6 +168,34 @@ describe('leads email → policy → draft', () => {
     expect(why.join('\n')).toMatch(/credit_score\("ana.ruiz@mail.example", 720\) — from email msg_\d+/);
     expect(why.join('\n')).toMatch(/pet\("ana.ruiz@mail.example", cat\) — from email msg_\d+/);
     expect(t.send?.policy?.missing).toBeUndefined();
+  });
+
+  test('qualified, with the calendar: the invitation offers its free times, and a named day replaces them', async () => {
+    const slots = [{ label: 'Tue 25 Nov at 10:00' }, { label: 'Wed 26 Nov at 14:00' }];
+    const t = await triage(
+      leadEmail('Email: ana.ruiz@mail.example\nMove-in: April 1. Credit score: 720. Pets: 1 cat.'),
+      { tools: ['search_contacts', 'ask_policy', 'send_email', 'find_free_slots'], slots },
+    );
+    // The free times are read in the first round, beside the policy questions: no extra round.
+    expect(t.first.kind === 'calls' ? t.first.calls.map((c) => c.name).slice(0, 2) : []).toEqual([
+      'search_contacts',
+      'find_free_slots',
+    ]);
+    expect(body(t.send)).toContain(
+      'We have openings on Tue 25 Nov at 10:00 or Wed 26 Nov at 14:00. Which of these times would work for you for a showing?',
+    );
+    expect(t.send?.reason).toMatch(/^Invite a qualified lead to book a showing, offering the free times/);
+    const redrafted = applyInstruction(t.send?.args ?? {}, 'say Saturday 11am');
+    expect(String(redrafted.args.body)).toContain('Would Saturday at 11:00 AM work for you for a showing?');
+    expect(String(redrafted.args.body)).not.toContain('We have openings');
+  });
+
+  test('declined, with the calendar: no times are offered', async () => {
+    const t = await triage(leadEmail('Email: ana.ruiz@mail.example\nCredit score: 550. Pets: none.'), {
+      tools: ['search_contacts', 'ask_policy', 'send_email', 'find_free_slots'],
+      slots: [{ label: 'Tue 25 Nov at 10:00' }],
+    });
+    expect(body(t.send)).not.toContain('Tue 25 Nov');
   });
 
   test.each([

@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 import { extractLead, type LeadDetails } from '../domain/lead-extract';
+import { slotsSentence } from '../domain/showing-slots';
+import { slotsOf } from './rules-planner/helpers';
 import type { Observation, Plan, PlannedCall, PlannerInput, PolicyBasis, Trigger } from './types';
 
 /**
@@ -158,11 +160,22 @@ function needsVerdict(q: PolicyAnswer, obs: Observation[]): Verdict {
   };
 }
 
+/**
+ * The invitation's question: the calendar's free showing times when find_free_slots answered (so the lead
+ * picks one instead of a round of "which day suits you?"), else an open question. The redraft rules
+ * (redraft-rules.ts `withWhen`) replace either with the day and time a person names.
+ */
+function showingAsk(slots: readonly { label: string }[]): string {
+  return slots.length
+    ? `We have openings on ${slotsSentence(slots)}. Which of these times would work for you for a showing?`
+    : 'Which days and times would work for you for a showing?';
+}
+
 function draft(
   v: Verdict,
   lead: LeadDetails,
   first: string,
-  timezone: string,
+  { timezone, slots }: { timezone: string; slots: readonly { label: string }[] },
 ): { body: string; reason: string } {
   const unit = lead.property ? `the apartment at ${lead.property}` : 'our rental';
   const sign = '\n\nBest regards,\nThe leasing team';
@@ -174,8 +187,8 @@ function draft(
         ? ` ahead of your move-in around ${DateTime.fromISO(lead.moveIn.date, { zone: timezone }).toFormat('LLLL d')}`
         : '';
       return {
-        body: `${hi} Based on the details you shared, you meet our rental criteria, and we would be glad to show you the unit${moveIn}.\n\nWhich days and times would work for you for a showing?${sign}`,
-        reason: 'Invite a qualified lead to book a showing',
+        body: `${hi} Based on the details you shared, you meet our rental criteria, and we would be glad to show you the unit${moveIn}.\n\n${showingAsk(slots)}${sign}`,
+        reason: `Invite a qualified lead to book a showing${slots.length ? ', offering the free times on the calendar' : ''}`,
       };
     }
     case 'declined': {
@@ -239,16 +252,25 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
   }
   const send = last(obs, 'send_email');
   if (!send) {
-    const { body, reason } = draft(verdict, lead, name?.split(/\s+/)[0] ?? 'there', input.timezone);
+    const { body, reason } = draft(verdict, lead, name?.split(/\s+/)[0] ?? 'there', {
+      timezone: input.timezone,
+      slots: slotsOf(obs),
+    });
     return { kind: 'calls', calls: [replyCall(e, lead, body, `${reason}.${service}`, verdict.basis)] };
   }
   return { kind: 'respond', text: `New lead ${who}: ${verdict.summary}. ${sentResult(send)}${service}` };
 }
 
-/** Identify the lead, and ask the policy everything the verdict reads, in one batch of guarded reads. */
+/**
+ * Identify the lead, ask the policy everything the verdict reads and the calendar for free showing times
+ * (offered if the lead qualifies), in one batch of guarded reads: one round, whatever the verdict.
+ */
 function firstCalls(input: PlannerInput, lead: LeadDetails): PlannedCall[] {
   const calls: PlannedCall[] = [
     { name: 'search_contacts', args: { query: lead.email, limit: 3 }, reason: 'Identify the lead' },
+    ...(input.hasTool('find_free_slots')
+      ? [{ name: 'find_free_slots', args: {}, reason: 'Free showing times to offer if the lead qualifies' }]
+      : []),
   ];
   if (!input.hasTool('ask_policy')) return calls;
   return [

@@ -20,13 +20,15 @@ export async function planStep(
   pendingIntent: PendingIntent | undefined,
 ): Promise<Plan> {
   const { deps, durable } = ctx;
-  // A team member's own zone and defaults apply to what they ask in chat (follow #20). Rules mode only (the
-  // model gets the team's zone): one cached read per container per minute, outside the Claude turn's budget.
+  // A team member's own zone and defaults apply to what they ask in chat (follow #20): carried on a PWA
+  // chat's event (the API read them); a texted request reads them here, in rules mode only (one cached read
+  // per container per minute, outside the Claude turn's budget).
   const rules = ctx.mode !== 'claude' || !deps.model;
   const prefs =
-    rules && trigger.kind === 'chat'
-      ? await deps.personalPreferences?.(trigger.user.id).catch(() => undefined)
-      : undefined;
+    trigger.kind !== 'chat'
+      ? undefined
+      : (trigger.user.preferences ??
+        (rules ? await deps.personalPreferences?.(trigger.user.id).catch(() => undefined) : undefined));
   const rulesInput: PlannerInput = {
     trigger,
     observations: rounds.flatMap((r) => r.observations),
@@ -70,9 +72,11 @@ async function modelPlan(ctx: RunContext, trigger: Trigger, rounds: Round[]) {
     deps.policy?.summary(ctx.convId, deps.clock()),
     deps.conversations.listMessages(ctx.convId, { limit: 30 }),
   ]);
+  const own = trigger.kind === 'chat' ? trigger.user.preferences : undefined;
   const system = buildInstructions({
     teamName: deps.settings.teamName,
-    timezone: deps.settings.timezone,
+    timezone: own?.timezone ?? deps.settings.timezone,
+    ...(own?.eventMinutes ? { eventMinutes: own.eventMinutes } : {}),
     now: durable.run.createdAt ? new Date(durable.run.createdAt) : deps.clock(),
     trigger,
     ...(admin ? { adminInstructions: admin } : {}),

@@ -113,15 +113,20 @@ function withWhen(text: string, day: string | undefined, time: string | undefine
       ? text.replace(DAY_RE, (d) => [day ?? d, time].filter(Boolean).join(' at '))
       : text.replace(TIME_RE, when);
   }
-  // The invitation's open question ("Which days and times would work…?") becomes the proposal itself.
-  const question = /[^.!?\n]*\b(which|what) (days?|times?)[^?]*\?/i;
-  if (question.test(text)) return text.replace(question, `Would ${when} work for you for a showing?`);
+  // The invitation's open question ("Which days and times would work…?", or the calendar's free times and
+  // "Which of these times…?") becomes the proposal itself.
+  const question = /[^.!?\n]*\b(which|what)( of these)? (days?|times?)[^?]*\?/i;
+  if (question.test(text))
+    return text.replace(OFFERED_TIMES, '').replace(question, `Would ${when} work for you for a showing?`);
   const sign = signOffIndex(text);
   const sentence = `Would ${when} work for you?`;
   return sign >= 0
     ? `${text.slice(0, sign).trimEnd()}\n\n${sentence}\n\n${text.slice(sign)}`
     : `${text.trimEnd()} ${sentence}`;
 }
+
+/** The free times an invitation offered (lead-triage.ts): a person's own day and time replace them. */
+const OFFERED_TIMES = /We have openings on [^.\n]*\.\s*/;
 
 const SIGN_OFF =
   /\n\n(Best regards|Kind regards|Regards|Best|Thanks|Thank you|Sincerely|Cheers|Warm regards),?\n[^\n]*\s*$/;

@@ -3,6 +3,7 @@ import { memorySeedFiles } from '../domain/memory-seed';
 import { rulesPlan } from './rules-planner';
 import {
   classLine,
+  emailReply,
   factsFor,
   factsLine,
   greeting,
@@ -49,7 +50,8 @@ describe('greetings', () => {
       },
       observations: [
         { name: 'search_contacts', args: {}, status: 'ok', result: { contacts: [] } },
-        // The read round's skill look-up found none (follow #20: a skill would refine the draft).
+        // The read round: the team's notes, and a skill look-up that found none (follow #20).
+        { name: 'read_file', args: { path: 'MEMORY.md' }, status: 'ok', result: { content: '# Memory' } },
         { name: 'load_skill', args: { intent: 'inbound_email' }, status: 'ok', result: { found: false } },
       ],
       now: new Date(),
@@ -188,5 +190,96 @@ describe('facts quoted to a tenant come from the notes, never from the workspace
     expect(factsFor({ triageClass: 'maintenance' } as TriageNote, memory)).toEqual([
       'Repairs: the maintenance line for after-hours work orders is (415) 555-0199, answered 24/7.',
     ]);
+  });
+});
+
+describe('email replies by class (rules mode)', () => {
+  const MEMORY = '# Memory\n- Rent is due on the 1st; the late fee applies from the 6th\n';
+  const email = (triage: TriageNote, text: string): PlannerInput['trigger'] => ({
+    kind: 'inbound_email',
+    count: 1,
+    email: {
+      messageId: 'm1',
+      threadId: 't1',
+      from: 'David Kim <david.kim@mail.example>',
+      to: 'office@oak.example',
+      subject: 'question',
+      date: new Date().toISOString(),
+      text,
+      labels: ['INBOX'],
+      source: 'general',
+    },
+    triage,
+  });
+  const found = {
+    name: 'search_contacts',
+    args: {},
+    status: 'ok' as const,
+    result: {
+      contacts: [{ name: 'David Kim', phones: [], emails: ['david.kim@mail.example'], internal: false }],
+    },
+  };
+  const input = (trigger: PlannerInput['trigger'], observations: PlannerInput['observations']) =>
+    ({ trigger, observations, now: new Date(), timezone: 'UTC', hasTool: () => true }) as PlannerInput;
+
+  it('a rent question is answered from the notes after one read round, not "Thank you for your email"', () => {
+    const trigger = email(note('rent', { cues: ['rent'] }), 'when is rent due?');
+    expect(rulesPlan(input(trigger, [found]))).toMatchObject({
+      kind: 'calls',
+      calls: [{ name: 'read_file' }, { name: 'load_skill', args: { intent: 'inbound_email' } }],
+    });
+    const plan = rulesPlan(
+      input(trigger, [
+        found,
+        { name: 'read_file', args: { path: 'MEMORY.md' }, status: 'ok', result: { content: MEMORY } },
+        { name: 'load_skill', args: {}, status: 'ok', result: { found: false } },
+      ]),
+    );
+    const call = plan.kind === 'calls' ? plan.calls[0] : undefined;
+    expect(call?.name).toBe('send_email');
+    expect(String(call?.args.body)).toMatch(
+      /^Hi David,\n\nThank you for your message about rent[\s\S]*From our notes: Rent is due on the 1st[\s\S]*Best regards,\nThe team$/,
+    );
+    expect(String(call?.args.body)).not.toMatch(/Thank you for your email/);
+    expect(call?.reason).toMatch(/rent \/ payments · “rent” · answered from MEMORY.md/);
+  });
+
+  it('a viewing request by email offers the calendar free times, read in the same round as the notes', () => {
+    const trigger = email(note('showing'), 'could I see the flat this week?');
+    const first = rulesPlan(input(trigger, [found]));
+    expect(first.kind === 'calls' ? first.calls.map((c) => c.name) : []).toEqual([
+      'read_file',
+      'find_free_slots',
+      'load_skill',
+    ]);
+    const slots = [{ label: 'Tue 25 Nov at 10:00' }, { label: 'Wed 26 Nov at 14:00' }];
+    const plan = rulesPlan(
+      input(trigger, [
+        found,
+        { name: 'read_file', args: {}, status: 'ok', result: { content: '# Memory' } },
+        { name: 'find_free_slots', args: {}, status: 'ok', result: { slots } },
+        { name: 'load_skill', args: {}, status: 'ok', result: { found: false } },
+      ]),
+    );
+    const body = plan.kind === 'calls' ? String(plan.calls[0]?.args.body) : '';
+    expect(body).toContain('We have openings on Tue 25 Nov at 10:00 or Wed 26 Nov at 14:00');
+  });
+
+  it('an emergency by email says how to reach someone now (email pages nobody) and what to do first', () => {
+    const body = emailReply(note('emergency', { kind: 'gas' }), 'David Kim');
+    expect(body).toMatch(
+      /^Hi David,\n\nThank you for telling us about the gas emergency\. If it is happening right now/,
+    );
+    expect(body).toMatch(/leave the unit/);
+    expect(body).not.toMatch(/on-call person has been alerted/);
+  });
+
+  it('a thank-you ends the thread; a phishing mail is shown to the team, never answered', () => {
+    expect(rulesPlan(input(email(note('thanks'), 'thanks so much!'), []))).toMatchObject({
+      kind: 'no_action',
+    });
+    const scam = rulesPlan(input(email(note('scam', { cues: ['verify'] }), 'verify your account'), [found]));
+    expect(scam).toMatchObject({ kind: 'respond' });
+    expect(scam.kind === 'respond' ? scam.text : '').toMatch(/scam or phishing[\s\S]*drafted no reply/);
   });
 });

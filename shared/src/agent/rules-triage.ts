@@ -78,9 +78,36 @@ export function smsReply(
     const safety = kind ? ` ${SAFETY[kind]}` : '';
     return `${hi} we got your message${about} and are treating it as urgent — our on-call person has been alerted and will contact you shortly.${safety}${noted}`;
   }
+  return `${hi} ${classReply(t, slots)}${noted}`;
+}
+
+/** What happens next, by class, with the free showing times when the calendar gave some. */
+function classReply(t: TriageNote | undefined, slots: readonly { label: string }[]): string {
   const offer = t && SLOT_CLASSES.has(t.triageClass) ? slotsOffer(slots) : '';
   const next = offer ? "thanks — we've received it." : t ? NEXT[t.triageClass] : undefined;
-  return `${hi} ${next ?? "thanks for your message — we've received it and someone from the team will get back to you soon."}${offer}${noted}`;
+  return `${next ?? "thanks for your message — we've received it and someone from the team will get back to you soon."}${offer}`;
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The rules-mode answer to an outside email, by class like a text's (issue 17: never "Thank you for your
+ * email" whatever was asked): what happens next, the notes that answer it, free showing times. Email
+ * emergencies do not page anyone (only texts do), so the reply says so and how to reach someone now.
+ */
+export function emailReply(
+  t: TriageNote | undefined,
+  name: string | undefined,
+  facts: string[] = [],
+  slots: readonly { label: string }[] = [],
+): string {
+  const noted = facts.length ? `\n\nFrom our notes: ${facts.join(' ')}` : '';
+  const kind = t?.triageClass === 'emergency' ? t.kind : undefined;
+  const text =
+    t?.triageClass === 'emergency'
+      ? `Thank you for telling us${kind ? ` about the ${kind} emergency` : ''}. If it is happening right now, please call or text our office line so the on-call person is reached at once — email may not be read straight away.${kind ? ` ${SAFETY[kind]}` : ''}`
+      : capitalised(classReply(t, slots)).replace(/^Thanks\b/, 'Thank you');
+  return `${greeting(name)}\n\n${text}${noted}\n\nBest regards,\nThe team`;
 }
 
 /** A newcomer's first reply: what they asked about, and what happens next (free viewing times if known). */

@@ -4,7 +4,7 @@ import type { Run, RunStep } from '../contracts/runs';
 import { peoplePreview } from '../domain/preview';
 import { ConflictError } from '../errors';
 import { newId } from '../ids';
-import type { ActionStore } from '../ports/action-store';
+import { type ActionStore, applyActionPatch } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
@@ -290,8 +290,11 @@ function stagedConversations(
     },
     async setThreadFields(id, patch) {
       // follow's lead / assignee / channels after an inbound run: folded into the turn's one write too.
-      if (!mine(id) || !state.conversation) return flush().then(() => real.setThreadFields(id, patch));
-      const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      // A claim is the API's write (cards #18), never a turn's: it goes straight to the store.
+      const { claimedBy, ...fields } = patch;
+      if (!mine(id) || !state.conversation || claimedBy !== undefined)
+        return flush().then(() => real.setThreadFields(id, patch));
+      const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
       state.conversation = { ...state.conversation, ...defined };
       stage({ kind: 'thread', patch: defined });
     },
@@ -352,7 +355,7 @@ function stagedActions({ state, stage, flush }: StageCtx, real: ActionStore): Pa
       const outcome = from.length === 1 && from[0] === 'EXECUTING' && to !== 'EXECUTING';
       if (current && (to === 'SUPERSEDED' || outcome)) {
         if (!from.includes(current.status)) return undefined;
-        const next = { ...current, ...patch, status: to, version: current.version + 1 };
+        const next = { ...applyActionPatch(current, patch ?? {}), status: to, version: current.version + 1 };
         state.actions.set(a, next);
         if (to === 'SUPERSEDED') state.withdrawn += 1;
         stage({ kind: 'action.transition', actionId: a, from, to, patch: patch ?? {} });

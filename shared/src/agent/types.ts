@@ -22,7 +22,7 @@ export type Trigger = (
       kind: 'chat';
       channel: 'web' | 'sms';
       text: string;
-      user: { id: string; email: string; name?: string };
+      user: { id: string; email: string; name?: string; preferences?: ChatPreferences };
       phone?: string;
     }
   | {
@@ -78,6 +78,9 @@ export interface TriageNote {
   cues: string[];
   byKeywordFloor: boolean;
 }
+
+/** The asking person's own settings that planning reads (follow #20), carried on a PWA chat's event. */
+export type ChatPreferences = Pick<PersonalPreferences, 'timezone' | 'eventMinutes'>;
 
 export interface PlannedCall {
   name: string;

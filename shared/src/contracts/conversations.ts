@@ -68,8 +68,8 @@ export type LeadInfo = z.infer<typeof leadInfo>;
 
 /** The conversation fields follow (#20) writes, all optional. */
 export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
-/** The cards' own conversation field (cards #18): the claim mirrored from the card. */
-export type CardFields = Partial<Pick<Conversation, 'claimedBy'>>;
+/** The cards' own conversation field (cards #18): the claim mirrored from the card; null when it is released. */
+export type CardFields = { claimedBy?: string | null };
 /** The inbox's own fields (issue 19): `status: 'open'` is stored as no status at all. */
 export type InboxFields = Partial<Pick<Conversation, 'urgent' | 'status'>>;
 

@@ -43,6 +43,8 @@ export const erasePlan = z.object({
   actionIds: z.array(z.string()),
   /** The events that came in for the conversation, whose ledger entries keep only their ids (issue 19). */
   eventIds: z.array(z.string()).default([]),
+  /** Schedules set for the conversation besides its cards' (follow-ups, the lead check): cancelled. */
+  timerNames: z.array(z.string()).default([]),
 });
 export type ErasePlan = z.infer<typeof erasePlan>;
 

@@ -115,7 +115,18 @@ export const chatMessagePayload = z.object({
   conversationId: z.string(),
   messageId: z.string(),
   text: boundedString(1, 8000),
-  user: z.object({ id: z.string(), email: z.string(), name: z.optional(z.string()) }),
+  user: z.object({
+    id: z.string(),
+    email: z.string(),
+    name: z.optional(z.string()),
+    /**
+     * The person's own settings (follow #20), read by the API when it stores the message, so both planners
+     * plan in them without a read of their own in the budgeted turn.
+     */
+    preferences: z.optional(
+      z.object({ timezone: z.optional(boundedString(1, 64)), eventMinutes: z.optional(z.number()) }),
+    ),
+  }),
 });
 
 export const approvalDecidedPayload = z.object({

@@ -32,7 +32,7 @@ export interface ConversationStore {
   replaceMessage(m: Message): Promise<void>;
   /** Points a trigger key (`person:<id>`, `sms:<phone>`, `email:<thread>`) at a conversation (one thread per person). */
   mapTriggerKey(key: string, conversationId: string): Promise<void>;
-  /** Sets follow's fields (lead, assignee, channels) and the cards' claim; absent ones are left as they are. */
+  /** Sets follow's fields (lead, assignee, channels) and the cards' claim; absent ones are left as they are, null removes. */
   setThreadFields(conversationId: string, patch: ThreadFields & CardFields): Promise<void>;
   /** Sets the inbox's fields (urgent, status); absent ones are left as they are, `status: 'open'` removes it. */
   setInboxFields(conversationId: string, patch: InboxFields): Promise<void>;

@@ -24,6 +24,20 @@ export interface LedgerEntry {
   correlationId?: string;
 }
 
+/**
+ * An event of a deleted conversation (issue 19: "the ledger keeps event ids only") keeps its id, type, status
+ * and time; its key (a phone number, an address) and its reason become these. Once an event is marked so, the
+ * ledger writes every later entry of it the same way (a turn that ends after the delete records it too).
+ */
+export const ERASED_LEDGER_KEY = 'erased';
+export const ERASED_LEDGER_REASON = 'erased with its conversation (admin delete)';
+
+/** The entry as a deleted conversation's ledger keeps it. */
+export function erasedEntry(entry: LedgerEntry): LedgerEntry {
+  const { correlationId: _c, ...rest } = entry;
+  return { ...rest, key: ERASED_LEDGER_KEY, reason: ERASED_LEDGER_REASON };
+}
+
 export interface EventLedger {
   record(entry: LedgerEntry): Promise<void>;
   get(eventId: string): Promise<LedgerEntry | undefined>;

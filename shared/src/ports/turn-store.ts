@@ -1,7 +1,6 @@
 import type {
   ActionStatus,
   AuditEvent,
-  CardFields,
   Conversation,
   InboxFields,
   Message,
@@ -10,6 +9,7 @@ import type {
   ThreadFields,
 } from '../contracts/conversations';
 import type { Run, RunStep } from '../contracts/runs';
+import type { ActionPatch } from './action-store';
 import type { FactValue, StoredFact } from './fact-store';
 
 /**
@@ -47,7 +47,7 @@ export type TurnWrite =
   /** The inbox's fields (issue 19: `urgent.pagedAt` after a page), folded into the conversation's one write. */
   | { kind: 'inbox'; patch: InboxFields }
   /** follow's thread fields (lead, assignee, channels) set in an inbound turn, folded into the same write. */
-  | { kind: 'thread'; patch: ThreadFields & CardFields }
+  | { kind: 'thread'; patch: ThreadFields }
   /** Another trigger key pointed at this conversation (one thread per person), in the same commit. */
   | { kind: 'trigger'; key: string }
   | { kind: 'audit'; event: AuditEvent }
@@ -61,7 +61,7 @@ export type TurnWrite =
       actionId: string;
       from: ActionStatus[];
       to: ActionStatus;
-      patch: Partial<PendingAction>;
+      patch: ActionPatch;
     }
   | { kind: 'intent.put'; intent: PendingIntent }
   | { kind: 'intent.clear' }

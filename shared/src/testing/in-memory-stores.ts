@@ -13,7 +13,7 @@ import type { EventEnvelope } from '../contracts/events';
 import type { Run, RunStep } from '../contracts/runs';
 import { peoplePreview } from '../domain/preview';
 import { ConflictError } from '../errors';
-import type { ActionStore } from '../ports/action-store';
+import { type ActionPatch, type ActionStore, applyActionPatch } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
@@ -105,7 +105,11 @@ export class InMemoryConversationStore implements ConversationStore {
 
   async setThreadFields(conversationId: string, patch: ThreadFields & CardFields) {
     const c = this.conversations.get(conversationId);
-    if (c) Object.assign(c, defined(patch));
+    if (!c) return;
+    const { claimedBy, ...rest } = patch;
+    Object.assign(c, defined(rest));
+    if (claimedBy === null) delete c.claimedBy;
+    else if (claimedBy) c.claimedBy = claimedBy;
   }
 
   async listMessages(conversationId: string, opts?: { limit?: number }) {
@@ -155,15 +159,14 @@ export class InMemoryActionStore implements ActionStore {
     actionId: string,
     from: PendingAction['status'][],
     to: PendingAction['status'],
-    patch: Partial<PendingAction> = {},
+    patch: ActionPatch = {},
   ) {
     const k = this.key(conversationId, actionId);
     const current = this.actions.get(k);
     if (!current || !from.includes(current.status)) return undefined;
     const { id: _i, conversationId: _c, status: _s, version: _v, ...rest } = patch;
     const next: PendingAction = {
-      ...current,
-      ...defined(copy(rest)),
+      ...applyActionPatch(current, copy(rest)),
       status: to,
       version: current.version + 1,
     };

@@ -16,8 +16,8 @@ export interface AssignDeps {
  * conversation at its first message, an existing one when the property becomes known later. A conversation
  * that has an assignee keeps it. Budget (DESIGN §2): the assignments are the team partition's one Query,
  * cached 60 s per container (preferences.ts). A new conversation reads them; an existing one spends the read
- * only when its message may name a property — an address-like word ("12 Oak St", "#4B"), its lead's property,
- * or a property name from the last assignments this container read (however old: only a hint, the fresh read
+ * only when its message may name a property — an address-like word ("12 Oak St", "#4B"), or a property name
+ * (in the message or its lead's property) from the last assignments this container read (however old: only a hint, the fresh read
  * decides) — so its plain turns stay within the six requests.
  */
 export async function assignByProperty(
@@ -29,8 +29,9 @@ export async function assignByProperty(
   if (!facts || existing?.assignee) return undefined;
   const leadProperty = existing?.lead?.property ?? '';
   const said = normalise(`${input.text} ${leadProperty}`);
-  if (existing && !leadProperty && !ADDRESS_LIKE.test(input.text) && !namesKnownProperty(facts, said))
-    return undefined;
+  // The lead's property counts as said, but like any name it must be known to spend the read: most lead
+  // conversations name a property nobody handles, and their turns are budgeted too.
+  if (existing && !ADDRESS_LIKE.test(input.text) && !namesKnownProperty(facts, said)) return undefined;
   const all = assignmentsFrom(await teamPreferenceFacts(facts, deps.clock()));
   const found = all.find((a) => said.includes(normalise(a.property)));
   if (!found) return undefined;

@@ -8,12 +8,17 @@ import { dynamoConversationEraser } from '../adapters/dynamo/conversation-eraser
 import { dynamoConversationStore } from '../adapters/dynamo/conversation-store';
 import { dynamoEventLedger } from '../adapters/dynamo/event-ledger';
 import { DynamoFactStore } from '../adapters/dynamo/fact-store';
+import { dynamoFollowUpStore } from '../adapters/dynamo/followup-store';
 import { dynamoMediaStore } from '../adapters/dynamo/media-store';
 import { dynamoRunStore } from '../adapters/dynamo/run-store';
+import { teamNotifyTimerName } from '../agent/card-timers';
 import type { Conversation, PendingAction } from '../contracts/conversations';
 import { deletionTombstone } from '../contracts/deletion';
 import type { LiveUpdate } from '../contracts/live';
+import { leadCheckTimerName } from '../domain/lead-check';
 import { NotFoundError, ValidationError } from '../errors';
+import type { Timers } from '../ports/timers';
+import { followUpTimerName } from '../tools/followups';
 import {
   type DeleteConversationDeps,
   deleteConversation,
@@ -183,6 +188,12 @@ async function partition(pk: string) {
   return res.Items ?? [];
 }
 
+/** The scheduler as a record of what was set and cancelled (our own port; the emulator has its own tests). */
+function recordingTimers(): Timers & { cancelled: string[] } {
+  const cancelled: string[] = [];
+  return { cancelled, scheduleAt: async () => undefined, cancel: async (name) => void cancelled.push(name) };
+}
+
 describe('deleteConversation (DynamoDB Local)', () => {
   test('erases everything the conversation holds, leaves a tombstone without personal data, and nothing else', async () => {
     await seedFull('c_gone', '+14155550111');
@@ -288,6 +299,7 @@ describe('deleteConversation (DynamoDB Local)', () => {
       researchTaskIds: [],
       actionIds: [],
       eventIds: [],
+      timerNames: [],
     });
     expect(await deps.conversations.get('c_half')).toBeUndefined();
     expect(await partition('MEDIA#md_c_half')).toHaveLength(1);
@@ -319,5 +331,41 @@ describe('deleteConversation (DynamoDB Local)', () => {
       deleteConversation(deps, { conversationId: 'c_nope', confirm: 'c_nope', deletedBy: 'a@b' }),
     ).rejects.toBeInstanceOf(NotFoundError);
     await expect(previewDeletion(deps, 'c_nope')).rejects.toBeInstanceOf(NotFoundError);
+  });
+  test("cancels every schedule the conversation has: waiting cards', scheduled follow-ups' and the lead check", async () => {
+    await seedFull('c_timed', '+14155550155');
+    await deps.conversations.setThreadFields('c_timed', {
+      lead: { state: 'invited', updatedAt: at(5) },
+    } as never);
+    const followups = dynamoFollowUpStore(table);
+    const followUp = (id: string, status: 'scheduled' | 'sent') =>
+      followups.create({
+        id,
+        conversationId: 'c_timed',
+        actionId: 'c_timed_a1',
+        kind: 'text',
+        to: '+14155550155',
+        text: 'Hi Maria, is Thursday still good?',
+        at: new Date(NOW.getTime() + 3600_000).toISOString(),
+        status,
+        createdAt: at(5),
+        updatedAt: at(5),
+      });
+    await followUp('fu_later', 'scheduled');
+    await followUp('fu_done', 'sent');
+    const timers = recordingTimers();
+    await deleteConversation(
+      { ...deps, followups, cardTimers: { timers } },
+      { conversationId: 'c_timed', confirm: 'c_timed', deletedBy: 'alex@oak.example' },
+    );
+    expect(timers.cancelled).toEqual(
+      expect.arrayContaining([
+        teamNotifyTimerName('c_timed_a1'),
+        followUpTimerName('c_timed', 'fu_later'),
+        leadCheckTimerName('c_timed', at(5)),
+      ]),
+    );
+    expect(timers.cancelled).not.toContain(followUpTimerName('c_timed', 'fu_done'));
+    expect(await followups.listByConversation('c_timed')).toEqual([]);
   });
 });

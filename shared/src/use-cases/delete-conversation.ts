@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { type CardTimerSettings, cancelCardTimers } from '../agent/card-timers';
 import type { Conversation, Message } from '../contracts/conversations';
 import type { DeletionPreview, DeletionTombstone, ErasePlan } from '../contracts/deletion';
+import { leadCheckTimerName } from '../domain/lead-check';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ConversationEraser } from '../ports/conversation-eraser';
+import type { FollowUpStore } from '../ports/followup-store';
 import type { LiveUpdates } from '../ports/live-updates';
+import { followUpTimerName } from '../tools/followups';
 import { type ExportConversationDeps, exportConversation } from './export-conversation';
 
 /**
@@ -17,8 +20,13 @@ import { type ExportConversationDeps, exportConversation } from './export-conver
  */
 export interface DeleteConversationDeps extends ExportConversationDeps {
   eraser: ConversationEraser;
-  /** Waiting cards' expiry and re-notify schedules are cancelled (a fired one would find nothing anyway). */
-  cardTimers?: CardTimerSettings;
+  /**
+   * Waiting cards' expiry, re-notify and team-notify schedules, scheduled follow-ups' and the lead check's
+   * are cancelled (a fired one would find nothing anyway, but the scheduler would keep naming the conversation).
+   */
+  cardTimers?: Pick<CardTimerSettings, 'timers'>;
+  /** The conversation's scheduled follow-ups (follow #20), whose timers go with it. */
+  followups?: FollowUpStore;
   /** Open apps refetch, and find the conversation gone. */
   live?: LiveUpdates;
   /** This container's search index forgets it at once (others drop it at their next refresh). */
@@ -63,6 +71,7 @@ export async function deleteConversation(
   const started = earlier ?? (await begin(deps, conversationId, deletedBy));
   const plan = started.pending ?? emptyPlan();
   for (const actionId of plan.actionIds) await cancelCardTimers(deps, actionId);
+  for (const name of plan.timerNames) await deps.cardTimers?.timers?.cancel(name);
   const erased = await deps.eraser.erase(conversationId, plan);
   const { pending: _dropped, ...rest } = started;
   const done: DeletionTombstone = {
@@ -85,9 +94,10 @@ async function begin(
 ): Promise<DeletionTombstone> {
   const convo = await deps.conversations.get(conversationId);
   if (!convo) throw new NotFoundError(`No conversation ${conversationId}`);
-  const [messages, cards] = await Promise.all([
+  const [messages, cards, followups] = await Promise.all([
     deps.conversations.listMessages(conversationId),
     deps.actions.listByConversation(conversationId),
+    deps.followups?.listByConversation(conversationId) ?? [],
   ]);
   const deletedAt = deps.clock().toISOString();
   const plan = planOf(
@@ -95,6 +105,10 @@ async function begin(
     messages,
     cards.filter((c) => c.status === 'PENDING').map((c) => c.id),
   );
+  plan.timerNames = [
+    ...followups.filter((f) => f.status === 'scheduled').map((f) => followUpTimerName(conversationId, f.id)),
+    ...(convo.lead ? [leadCheckTimerName(conversationId, convo.lead.updatedAt)] : []),
+  ];
   // The ledger under the person's keys up to now; later events are a new conversation's.
   plan.eventIds = await deps.eraser.eventIdsOf(
     conversationId,
@@ -121,6 +135,7 @@ const emptyPlan = (): ErasePlan => ({
   researchTaskIds: [],
   actionIds: [],
   eventIds: [],
+  timerNames: [],
 });
 
 /**
@@ -141,5 +156,6 @@ export function planOf(c: Conversation, messages: Message[], pendingActionIds: s
     researchTaskIds: [...new Set(messages.flatMap((m) => (m.research ? [m.research.taskId] : [])))],
     actionIds: pendingActionIds,
     eventIds: [],
+    timerNames: [],
   };
 }

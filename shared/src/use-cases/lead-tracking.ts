@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Conversation, LeadInfo, LeadState } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { whenText } from '../domain/followups';
+import { leadCheckStamp, leadCheckTimerName } from '../domain/lead-check';
 import { nudgeDraft } from '../domain/lead-nudge';
 import type { ActionStore } from '../ports/action-store';
 import type { AuditLog } from '../ports/audit-log';
@@ -43,12 +43,19 @@ const SENDS = new Set(['send_message', 'send_email', 'reply_email']);
 /** A lead (known lead, or one the classifier just called a lead) wrote or called us. */
 export async function leadWroteUs(
   deps: LeadTrackingDeps,
-  input: { conversationId: string; before: LeadInfo | undefined; isLead: boolean; by: string },
+  input: {
+    conversationId: string;
+    before: LeadInfo | undefined;
+    isLead: boolean;
+    by: string;
+    /** The property their message names (domain/lead-property.ts), kept with the move; the first one stays. */
+    property?: string;
+  },
 ): Promise<void> {
   if (!input.isLead && !input.before) return;
   const next = leadStateAfterInbound(input.before);
   if (!next || !(await deps.conversations.get(input.conversationId))) return;
-  await moveLead(deps, input.conversationId, next, input.by);
+  await moveLead(deps, input.conversationId, next, input.by, input.before?.property ?? input.property);
 }
 
 /** After a decided card ran: a reply sent to a lead or a showing put on the calendar moves the lead. */
@@ -66,7 +73,8 @@ export async function leadAfterAction(
     const text = String(action.args.text ?? action.args.body ?? '');
     next = INVITATION.test(text) ? 'invited' : 'waiting_on_lead';
   }
-  if (next && next !== conv.lead.state) await moveLead(deps, conv.id, next, 'switchboard');
+  if (next && next !== conv.lead.state)
+    await moveLead(deps, conv.id, next, 'switchboard', conv.lead.property);
 }
 
 /** New and waiting-on-us leads wait for us (flag); invited and answered leads owe us an answer (nudge). */
@@ -76,13 +84,20 @@ function checkAfterHours(state: LeadState): number {
   return 0;
 }
 
-async function moveLead(deps: LeadTrackingDeps, conversationId: string, state: LeadState, by: string) {
-  const lead = await setLeadState(deps, { conversationId, state, by });
+async function moveLead(
+  deps: LeadTrackingDeps,
+  conversationId: string,
+  state: LeadState,
+  by: string,
+  property: string | undefined,
+) {
+  // The property rides on the move's own write: knowing it never costs a lead turn a request.
+  const lead = await setLeadState(deps, { conversationId, state, by, ...(property ? { property } : {}) });
   const hours = checkAfterHours(state);
   const timers = deps.cardTimers?.timers;
   if (!hours || !timers) return;
   const at = new Date(Date.parse(lead.updatedAt) + hours * 3600_000);
-  const stamp = createHash('sha256').update(`${conversationId}#${lead.updatedAt}`).digest('hex').slice(0, 24);
+  const stamp = leadCheckStamp(conversationId, lead.updatedAt);
   const event: EventEnvelope = {
     id: `timer_lead_${stamp}`,
     type: 'timer.fired',
@@ -98,7 +113,7 @@ async function moveLead(deps: LeadTrackingDeps, conversationId: string, state: L
       leadSince: lead.updatedAt,
     },
   };
-  await timers.scheduleAt(`lead-${stamp}`, at, event);
+  await timers.scheduleAt(leadCheckTimerName(conversationId, lead.updatedAt), at, event);
 }
 
 /**

@@ -5,12 +5,16 @@ import { newId } from '../ids';
 import type { AuditLog } from '../ports/audit-log';
 import type { ConversationStore } from '../ports/conversation-store';
 import type { EventQueue } from '../ports/event-queue';
+import type { FactStore } from '../ports/fact-store';
+import { personalFrom, teamPreferenceFacts } from './preferences';
 
 export interface PostChatDeps {
   conversations: ConversationStore;
   audit: AuditLog;
   queue: EventQueue;
   clock: () => Date;
+  /** The team partition, for the person's own zone and event length (follow #20); absent → the team's. */
+  facts?: FactStore;
 }
 
 export interface PostChatInput {
@@ -76,11 +80,32 @@ export async function postChatMessage(
     correlationId: `conv:${conversation.id}`,
     key: `conv:${conversation.id}`,
     occurredAt: at,
-    payload: { conversationId: conversation.id, messageId, text: input.text, user: input.user },
+    payload: {
+      conversationId: conversation.id,
+      messageId,
+      text: input.text,
+      user: { ...input.user, ...(await planningPreferences(deps, input.user.id)) },
+    },
   };
   await deps.queue.send(
     event,
     input.queueDelaySeconds ? { delaySeconds: input.queueDelaySeconds } : undefined,
   );
   return { conversation, messageId, event };
+}
+
+/**
+ * The person's zone and default event length, put on the event so the worker's turn plans in them (both
+ * planners; Claude mode's turn has no request to spare for them). One cached Query per API container per
+ * minute; a failed read costs only the personal defaults.
+ */
+async function planningPreferences(deps: PostChatDeps, userId: string) {
+  if (!deps.facts) return {};
+  const all = await teamPreferenceFacts(deps.facts, deps.clock()).catch(() => undefined);
+  const p = all ? personalFrom(all, userId) : {};
+  const preferences = {
+    ...(p.timezone ? { timezone: p.timezone } : {}),
+    ...(p.eventMinutes ? { eventMinutes: p.eventMinutes } : {}),
+  };
+  return Object.keys(preferences).length ? { preferences } : {};
 }

@@ -1,5 +1,6 @@
 import type { EventEnvelope, EventOf, NotifyPayload } from '../contracts/events';
-import type { EventLedger } from '../ports/event-ledger';
+import { ConversationDeletedError } from '../errors';
+import { type EventLedger, erasedEntry, type LedgerEntry } from '../ports/event-ledger';
 import type { Log } from '../ports/logger';
 import { type AdmitDeps, admitEvent } from './admit-event';
 import { handleTimerFired } from './expire-card';
@@ -34,39 +35,12 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
   if (admission.decision !== 'run') return { outcome: admission.decision };
   // An edit, a deny reason or a redraft instruction becomes a lesson first (cards #18; best effort).
   await learnFromDecision(deps, event);
-
-  let result: AgentOutcome;
-  if (event.type === 'system.ping') {
-    result = { outcome: `pong: ${event.payload.note}` };
-  } else if (event.type === 'notify') {
-    await notify(deps, event.payload);
-    result = { outcome: 'notified' };
-  } else if (event.type === 'timer.fired' && event.payload.kind === 'followup') {
-    result = await fireFollowUp(deps, event);
-  } else if (event.type === 'timer.fired' && event.payload.kind === 'digest') {
-    result = await fireDigest(deps, event);
-  } else if (event.type === 'timer.fired' && event.payload.kind === 'lead.check') {
-    result = await runLeadCheck({ ...deps, drafting: deps }, event);
-  } else if (event.type === 'timer.fired') {
-    // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
-    result = await handleTimerFired(deps, event);
-  } else if (event.type === 'card.redraft') {
-    // A card replaced by a new draft: an instruction, a deny reason or answers (use-cases/run-redraft).
-    result = await runRedraft(deps, event);
-  } else if (event.type === 'approval.decided' && isRetryRun(event.payload.runId)) {
-    // The decision on a retried card, which lives in its own one-card run (use-cases/run-retry).
-    result = await runRetryDecision(
-      { ...deps, staleExecutingMs: deps.settings.staleExecutingMs, timezone: deps.settings.timezone },
-      event,
-    );
-  } else {
-    result = await runEventGroup(deps, admission.events);
-  }
+  const result = await untilDeleted(() => dispatch(deps, event, admission.events));
 
   const at = deps.clock().toISOString();
   for (const e of admission.events) {
     const primary = e.id === event.id;
-    await deps.ledger.record({
+    const entry: LedgerEntry = {
       eventId: e.id,
       type: e.type,
       key: e.key,
@@ -75,7 +49,8 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
       at,
       correlationId: e.correlationId,
       ...(result.runId ? { runId: result.runId } : {}),
-    });
+    };
+    await deps.ledger.record(result.deleted ? erasedEntry(entry) : entry);
   }
   deps.log.info('event.processed', {
     eventId: event.id,
@@ -85,6 +60,49 @@ export async function processEvent(deps: ProcessEventDeps, event: EventEnvelope)
     outcome: result.outcome,
   });
   return result;
+}
+
+/** Hands the admitted events to their consumer. */
+async function dispatch(
+  deps: ProcessEventDeps,
+  event: EventEnvelope,
+  events: EventEnvelope[],
+): Promise<AgentOutcome> {
+  if (event.type === 'system.ping') return { outcome: `pong: ${event.payload.note}` };
+  if (event.type === 'notify') {
+    await notify(deps, event.payload);
+    return { outcome: 'notified' };
+  }
+  if (event.type === 'timer.fired' && event.payload.kind === 'followup') return fireFollowUp(deps, event);
+  if (event.type === 'timer.fired' && event.payload.kind === 'digest') return fireDigest(deps, event);
+  if (event.type === 'timer.fired' && event.payload.kind === 'lead.check')
+    return runLeadCheck({ ...deps, drafting: deps }, event);
+  // A one-time timer came due (card expiry, re-notification): see use-cases/expire-card.
+  if (event.type === 'timer.fired') return handleTimerFired(deps, event);
+  // A card replaced by a new draft: an instruction, a deny reason or answers (use-cases/run-redraft).
+  if (event.type === 'card.redraft') return runRedraft(deps, event);
+  if (event.type === 'approval.decided' && isRetryRun(event.payload.runId)) {
+    // The decision on a retried card, which lives in its own one-card run (use-cases/run-retry).
+    return runRetryDecision(
+      { ...deps, staleExecutingMs: deps.settings.staleExecutingMs, timezone: deps.settings.timezone },
+      event,
+    );
+  }
+  return runEventGroup(deps, events);
+}
+
+/**
+ * An admin deleted the conversation while its turn ran (issue 19): the turn's commit found the tombstone and
+ * wrote nothing. The event ends here — processed, its ledger lines stripped like the rest of the
+ * conversation's — rather than being retried into a fresh conversation made of the deleted words.
+ */
+async function untilDeleted(run: () => Promise<AgentOutcome>): Promise<AgentOutcome & { deleted?: boolean }> {
+  try {
+    return await run();
+  } catch (e) {
+    if (!(e instanceof ConversationDeletedError)) throw e;
+    return { outcome: 'the conversation was deleted while this ran; nothing of it was kept', deleted: true };
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Trigger } from '../agent/types';
 import type { Conversation } from '../contracts/conversations';
 import type { EventEnvelope, EventOf } from '../contracts/events';
 import { isTeamMail } from '../domain/email-auth';
+import { leadPropertyOf } from '../domain/lead-property';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { PREVIEW_CHARS, peoplePreview } from '../domain/preview';
 import { ConflictError, isAppError } from '../errors';
@@ -412,11 +413,13 @@ async function afterInbound(
     channelKey: msg.channelKey,
     channel: msg.channel,
   });
+  const property = msg.isLead || existing?.lead ? leadPropertyOf(msg.text) : undefined;
   await leadWroteUs(outer, {
     conversationId: convId,
     before: existing?.lead,
     isLead: msg.isLead,
     by: 'switchboard',
+    ...(property ? { property } : {}),
   });
   await assignByProperty(outer, {
     ...(existing ? { conversation: existing } : {}),

@@ -159,6 +159,8 @@ export function createApi(getToken: GetToken) {
       }),
     claim: (cid: string, aid: string) =>
       request('POST', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/claim`, decisionResponse, {}),
+    release: (cid: string, aid: string) =>
+      request('DELETE', `/api/conversations/${enc(cid)}/actions/${enc(aid)}/claim`, decisionResponse),
     answer: (
       cid: string,
       aid: string,

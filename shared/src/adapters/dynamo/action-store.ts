@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PendingAction } from '../../contracts/conversations';
 import type { ActionStore } from '../../ports/action-store';
+import { actionTransitionUpdate } from './action-update';
 import { conflictOnConditionFailed, type DynamoTable, isConditionFailed, stripKeys } from './base';
 
 const key = (c: string, a: string) => ({ pk: `CONV#${c}`, sk: `ACTION#${a}` });
@@ -36,28 +37,12 @@ export function dynamoActionStore(t: DynamoTable): ActionStore {
       return (res.Items ?? []).map((i) => stripKeys<PendingAction>(i) as PendingAction);
     },
     async transition(c, a, from, to, patch = {}) {
-      const names: Record<string, string> = { '#status': 'status', '#version': 'version' };
-      const values: Record<string, unknown> = { ':to': to, ':one': 1 };
-      const sets = ['#status = :to', '#version = #version + :one'];
-      for (const [k, v] of Object.entries(patch)) {
-        if (['id', 'conversationId', 'status', 'version'].includes(k) || v === undefined) continue;
-        names[`#${k}`] = k;
-        values[`:${k}`] = v;
-        sets.push(`#${k} = :${k}`);
-      }
-      const fromKeys = from.map((s, i) => {
-        values[`:from${i}`] = s;
-        return `:from${i}`;
-      });
       try {
         const res = await t.doc.send(
           new UpdateCommand({
             TableName: t.tableName,
             Key: key(c, a),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: `attribute_exists(sk) AND #status IN (${fromKeys.join(', ')})`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
+            ...actionTransitionUpdate(from, to, patch),
             ReturnValues: 'ALL_NEW',
           }),
         );

@@ -11,6 +11,7 @@ import type { ConversationEraser } from '../../ports/conversation-eraser';
 import { type DynamoTable, isConditionFailed, stripKeys } from './base';
 import { factPk } from './fact-keys';
 import { conversationEventIds, scrubLedger } from './ledger-scrub';
+import { tombstoneKey } from './tombstone-key';
 
 /**
  * Issue 19's delete over the single table. The tombstone is its own item (`TOMBSTONE#<id>`, listed newest
@@ -21,7 +22,6 @@ import { conversationEventIds, scrubLedger } from './ledger-scrub';
  * raced the delete is caught by the next pass. The ledger's entries of the conversation's events go last,
  * stripped to their ids (ledger-scrub.ts).
  */
-const tombstoneKey = (id: string) => ({ pk: `TOMBSTONE#${id}`, sk: 'TOMBSTONE' });
 /** BatchWriteItem's limit. */
 const BATCH = 25;
 /** Passes over a partition before giving up on writes that keep arriving (each pass reads it again). */
@@ -29,7 +29,10 @@ const PASSES = 5;
 
 type Key = { pk: string; sk: string };
 
-export function dynamoConversationEraser(t: DynamoTable): ConversationEraser {
+export function dynamoConversationEraser(
+  t: DynamoTable,
+  clock: () => Date = () => new Date(),
+): ConversationEraser {
   return {
     async getTombstone(id) {
       const res = await t.doc.send(new GetCommand({ TableName: t.tableName, Key: tombstoneKey(id) }));
@@ -74,7 +77,8 @@ export function dynamoConversationEraser(t: DynamoTable): ConversationEraser {
         if (await deleteIfPresent(t, { pk: `CALL#${id}`, sk: 'CALL' })) counts.calls++;
       for (const id of plan.researchTaskIds)
         counts.research += (await erasePartition(t, `RESEARCH#${id}`)).length;
-      counts.ledger = await scrubLedger(t, plan.eventIds);
+      counts.ledger = await scrubLedger(t, plan.eventIds, clock().toISOString());
+      await deleteIdleCooldowns(t, plan.triggerKeys);
       return counts;
     },
   };
@@ -130,6 +134,27 @@ async function deleteTriggers(t: DynamoTable, conversationId: string, keys: stri
     }
   }
   return n;
+}
+
+/**
+ * The person's cooldown windows are keyed by their number or address. One with events still parked on it is
+ * left alone: those texts are in flight (their delayed copies come back to it) and are not this delete's.
+ */
+async function deleteIdleCooldowns(t: DynamoTable, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await t.doc.send(
+        new DeleteCommand({
+          TableName: t.tableName,
+          Key: { pk: `COOLDOWN#${key}`, sk: 'COOLDOWN' },
+          ConditionExpression: 'attribute_not_exists(parked) OR size(parked) = :zero',
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      );
+    } catch (e) {
+      if (!isConditionFailed(e)) throw e;
+    }
+  }
 }
 
 async function deleteIfPresent(t: DynamoTable, key: Key): Promise<boolean> {

@@ -132,15 +132,23 @@ export function dynamoConversationStore(t: DynamoTable): ConversationStore {
     async setThreadFields(conversationId, patch) {
       const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
       if (!entries.length) return;
+      const sets = entries.filter(([, v]) => v !== null);
+      const removes = entries.filter(([, v]) => v === null);
+      const update = [
+        sets.length ? `SET ${sets.map(([k]) => `#${k} = :${k}`).join(', ')}` : '',
+        removes.length ? `REMOVE ${removes.map(([k]) => `#${k}`).join(', ')}` : '',
+      ];
       await t.doc
         .send(
           new UpdateCommand({
             TableName: t.tableName,
             Key: meta(conversationId),
-            UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+            UpdateExpression: update.filter(Boolean).join(' '),
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-            ExpressionAttributeValues: Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
+            ...(sets.length
+              ? { ExpressionAttributeValues: Object.fromEntries(sets.map(([k, v]) => [`:${k}`, v])) }
+              : {}),
           }),
         )
         .catch((e) => {

@@ -1,5 +1,6 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type DynamoTable, queryAll } from './base';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ERASED_LEDGER_KEY, ERASED_LEDGER_REASON } from '../../ports/event-ledger';
+import { type DynamoTable, isConditionFailed, queryAll } from './base';
 import { ledgerKeyIndex } from './event-ledger';
 
 /**
@@ -7,8 +8,8 @@ import { ledgerKeyIndex } from './event-ledger';
  * type, status and time (SPEC §6.3: each event still ends in a status), and loses its trigger key (a phone
  * number or address), its reason and its correlation id; history rows also leave the key index that led here.
  */
-export const ERASED_KEY = 'erased';
-const ERASED_REASON = 'erased with its conversation (admin delete)';
+const ERASED_KEY = ERASED_LEDGER_KEY;
+const ERASED_REASON = ERASED_LEDGER_REASON;
 
 interface RunIds {
   id: string;
@@ -45,24 +46,65 @@ async function keyedEvents(t: DynamoTable, key: string, until: string, ours: Set
   return rows.map((r) => r.eventId).filter((id) => !foreign.has(id));
 }
 
-/** Strips each event's rows; returns how many events had something left to strip (a rerun counts none). */
-export async function scrubLedger(t: DynamoTable, eventIds: string[]): Promise<number> {
+/**
+ * Strips each event's rows; returns how many events had something left to strip (a rerun counts none). An
+ * event with no row yet (its turn still running when the delete began) gets a marker row, so whatever the
+ * ledger records of it later is written stripped (event-ledger.ts).
+ */
+export async function scrubLedger(t: DynamoTable, eventIds: string[], at: string): Promise<number> {
   let scrubbed = 0;
   for (const eventId of new Set(eventIds)) {
-    const res = await t.doc.send(
-      new QueryCommand({
-        TableName: t.tableName,
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `EVENT#${eventId}` },
-        ProjectionExpression: 'pk, sk, #key',
-        ExpressionAttributeNames: { '#key': 'key' },
-      }),
-    );
-    const rows = (res.Items ?? []).filter((r) => r.key !== ERASED_KEY);
+    let rows = await unscrubbed(t, eventId);
+    if (rows === 'none' && (await markErased(t, eventId, at))) continue;
+    if (rows === 'none') rows = await unscrubbed(t, eventId);
+    if (rows === 'none' || !rows.length) continue;
     for (const r of rows) await scrubRow(t, String(r.pk), String(r.sk));
-    if (rows.length) scrubbed++;
+    scrubbed++;
   }
   return scrubbed;
+}
+
+/** The event's rows that still hold a key; 'none' when the event has no row at all. */
+async function unscrubbed(t: DynamoTable, eventId: string) {
+  const res = await t.doc.send(
+    new QueryCommand({
+      TableName: t.tableName,
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': `EVENT#${eventId}` },
+      ProjectionExpression: 'pk, sk, #key',
+      ExpressionAttributeNames: { '#key': 'key' },
+    }),
+  );
+  const items = res.Items ?? [];
+  return items.length ? items.filter((r) => r.key !== ERASED_KEY) : ('none' as const);
+}
+
+/** False when a row appeared meanwhile (the ledger recorded the event): the caller strips that instead. */
+async function markErased(t: DynamoTable, eventId: string, at: string): Promise<boolean> {
+  try {
+    await t.doc.send(
+      new PutCommand({
+        TableName: t.tableName,
+        Item: {
+          pk: `EVENT#${eventId}`,
+          sk: 'EVENT',
+          gsi1pk: `EVENTS#${at.slice(0, 10)}`,
+          gsi1sk: `${at}#${eventId}`,
+          eventId,
+          type: ERASED_KEY,
+          key: ERASED_KEY,
+          status: 'received',
+          reason: ERASED_REASON,
+          at,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (!isConditionFailed(e)) throw e;
+    return false;
+  }
 }
 
 async function scrubRow(t: DynamoTable, pk: string, sk: string) {

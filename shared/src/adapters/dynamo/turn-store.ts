@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEvent,
-  CardFields,
   Conversation,
   InboxFields,
   Message,
@@ -17,16 +16,18 @@ import type {
 } from '../../contracts/conversations';
 import type { Run, RunStep } from '../../contracts/runs';
 import { peoplePreview } from '../../domain/preview';
-import { RetryableConflictError } from '../../errors';
+import { ConversationDeletedError, RetryableConflictError } from '../../errors';
 import type { TurnSnapshot, TurnStore, TurnWrite } from '../../ports/turn-store';
+import { actionTransitionUpdate } from './action-update';
 import { type DynamoTable, epochSeconds, stripKeys } from './base';
 import { inboxParts, updateOf } from './conversation-store';
 import { factPk, factSk } from './fact-keys';
+import { tombstoneKey } from './tombstone-key';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** DynamoDB's limit of items in one TransactWriteItems call. */
-const MAX_TRANSACT_ITEMS = 100;
+/** DynamoDB's limit of items in one TransactWriteItems call, less the deletion guard each one carries. */
+const MAX_TRANSACT_ITEMS = 99;
 const stepSk = (r: string, seq: number) => `STEP#${r}#${String(seq).padStart(6, '0')}`;
 
 /**
@@ -47,7 +48,7 @@ export function dynamoTurnStore(t: DynamoTable): TurnStore {
     async commit(conversationId, writes) {
       if (writes.length === 0) return;
       const plan = foldWrites(t.tableName, conversationId, writes);
-      await commitPlan(t, plan);
+      await commitPlan(t, plan, conversationId);
     },
   };
 }
@@ -172,7 +173,7 @@ function foldWrites(tableName: string, conversationId: string, writes: TurnWrite
   let touch: Message | undefined;
   let pending = 0;
   let inbox: InboxFields = {};
-  let thread: ThreadFields & CardFields = {};
+  let thread: ThreadFields = {};
   let intent: TransactItem | undefined;
   for (const w of writes) {
     if (w.kind === 'run.create') runs.set(w.run.id, { create: w.run, patch: {} });
@@ -248,27 +249,11 @@ function actionTransition(
   pk: string,
   w: Extract<TurnWrite, { kind: 'action.transition' }>,
 ): TransactItem {
-  const names: Record<string, string> = { '#status': 'status', '#version': 'version' };
-  const values: Record<string, unknown> = { ':to': w.to, ':one': 1 };
-  const sets = ['#status = :to', '#version = #version + :one'];
-  for (const [k, v] of Object.entries(w.patch)) {
-    if (['id', 'conversationId', 'status', 'version'].includes(k) || v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    sets.push(`#${k} = :${k}`);
-  }
-  const from = w.from.map((s, i) => {
-    values[`:from${i}`] = s;
-    return `:from${i}`;
-  });
   return {
     Update: {
       TableName: tableName,
       Key: { pk, sk: `ACTION#${w.actionId}` },
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: `attribute_exists(sk) AND #status IN (${from.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ...actionTransitionUpdate(w.from, w.to, w.patch),
     },
   };
 }
@@ -336,7 +321,7 @@ function createdMeta(pk: string, c: Conversation, touch: Message | undefined, pe
 function metaUpdate(
   tableName: string,
   pk: string,
-  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields & CardFields },
+  m: { touch?: Message | undefined; pending: number; inbox: InboxFields; thread: ThreadFields },
 ): TransactItem {
   const { touch, pending } = m;
   const parts = inboxParts(m.inbox);
@@ -373,28 +358,62 @@ function metaUpdate(
 }
 
 /**
- * One transaction (or one per 100 items, in order, for an unusually large turn). When the only condition that
+ * One transaction (or one per 99 items, in order, for an unusually large turn). When the only condition that
  * failed is the preview moving backwards (a newer message got there first), the commit is retried without
  * that part, as the per-message store ignores it; any other lost condition is a conflict.
+ *
+ * Every transaction also checks that the conversation has no deletion tombstone (issue 19): an admin delete
+ * writes it before erasing anything, so a turn that read the conversation before the delete and commits after
+ * it writes nothing at all — no orphan records in the erased partition, no conversation brought back.
  */
-async function commitPlan(t: DynamoTable, plan: CommitPlan): Promise<void> {
+async function commitPlan(t: DynamoTable, plan: CommitPlan, conversationId: string): Promise<void> {
+  const guard = notDeleted(t.tableName, conversationId);
+  const send = (items: TransactItem[]) =>
+    t.doc.send(new TransactWriteCommand({ TransactItems: [...items, guard] }));
   for (let i = 0; i < plan.items.length; i += MAX_TRANSACT_ITEMS) {
     const chunk = plan.items.slice(i, i + MAX_TRANSACT_ITEMS);
     try {
-      await t.doc.send(new TransactWriteCommand({ TransactItems: chunk }));
+      await send(chunk);
     } catch (e) {
       const failed = cancelledAt(e);
       if (!failed) throw e;
+      if (failed.some((f) => f.at === chunk.length)) throw new ConversationDeletedError(conversationId);
       const touch = plan.touchAt === undefined ? -1 : plan.touchAt - i;
       if (failed.length === 1 && failed[0]?.at === touch && failed[0].code === 'ConditionalCheckFailed') {
         const rest = chunk.filter((_, j) => j !== touch);
         if (plan.withoutTouch) rest.push(plan.withoutTouch);
-        if (rest.length) await t.doc.send(new TransactWriteCommand({ TransactItems: rest }));
+        if (rest.length) await sendOrDeleted(send, rest, conversationId);
         continue;
       }
       throw new RetryableConflictError('Another worker wrote this turn first', { failed });
     }
   }
+}
+
+/** The retry without the touch: a tombstone written in between still stops it. */
+async function sendOrDeleted(
+  send: (items: TransactItem[]) => Promise<unknown>,
+  items: TransactItem[],
+  conversationId: string,
+) {
+  try {
+    await send(items);
+  } catch (e) {
+    if (cancelledAt(e)?.some((f) => f.at === items.length))
+      throw new ConversationDeletedError(conversationId);
+    throw e;
+  }
+}
+
+/** Conversation-eraser.ts's tombstone key: present once a delete of the conversation has begun. */
+function notDeleted(tableName: string, conversationId: string): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: tombstoneKey(conversationId),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Observation } from '../types';
+import type { Observation, PlannerInput } from '../types';
 
 /** The latest observation of a tool, if the run called it. */
 export const find = (obs: Observation[], name: string) => [...obs].reverse().find((o) => o.name === name);
@@ -43,3 +43,13 @@ export const call = (name: string, args: Record<string, unknown>, reason: string
   calls: [{ name, args, reason }],
 });
 export const respond = (text: string) => ({ kind: 'respond' as const, text });
+
+/** The slots find_free_slots answered, or none (no Google, or the read failed: the reply says a person will confirm). */
+export const slotsOf = (obs: PlannerInput['observations']): Array<{ label: string }> => {
+  const o = find(obs, 'find_free_slots');
+  return o?.status === 'ok' ? ((o.result as { slots?: Array<{ label: string }> }).slots ?? []) : [];
+};
+
+/** MEMORY.md's text from a read_file observation's result. */
+export const memoryText = (result: unknown) =>
+  typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');

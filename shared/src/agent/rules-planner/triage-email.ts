@@ -1,8 +1,8 @@
 import { extractEmails } from '../../domain/extract';
 import { triageLead } from '../lead-triage';
-import { classLine, greeting } from '../rules-triage';
+import { classLine, emailReply, factsFor, factsLine, greeting } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
-import { find, firstContact, lookalikeHint, outcome } from './helpers';
+import { find, firstContact, lookalikeHint, memoryText, outcome, slotsOf } from './helpers';
 import { questionKeywords, teamQuestion } from './intents/team-question';
 import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
@@ -19,6 +19,9 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
   if (AUTOMATED.test(e.from)) return { kind: 'no_action', reason: `automated email from ${e.from}` };
   // Newsletters and promotions end here: logged as NO_ACTION_NEEDED, no conversation, no card.
   if (t.triage?.triageClass === 'bulk') return { kind: 'no_action', reason: `bulk email from ${e.from}` };
+  // A thank-you closes the thread, as a closing text does.
+  if (t.triage?.triageClass === 'thanks')
+    return { kind: 'no_action', reason: `closing email from ${e.from}` };
   const obs = input.observations;
   const address = extractEmails(e.from)[0] ?? e.from;
   const lookup = find(obs, 'search_contacts');
@@ -29,6 +32,12 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
     };
   const name = firstContact(lookup)?.name ?? e.from.replace(/<.*>/, '').trim().replace(/^"|"$/g, '');
   const mightBe = lookalikeHint(lookup);
+  // A phishing mail is shown to the team, never answered.
+  if (t.triage?.triageClass === 'scam')
+    return {
+      kind: 'respond',
+      text: `Email from ${name}: “${e.subject}” reads as a scam or phishing (${classLine(t.triage)}). I drafted no reply — don't open its links or attachments.`,
+    };
   if (!input.hasTool('send_email')) {
     return {
       kind: 'respond',
@@ -36,38 +45,63 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
     };
   }
   const send = find(obs, 'send_email');
-  if (!send) {
-    const reads = skillRead(input, 'inbound_email');
-    if (reads.length) return { kind: 'calls', calls: reads };
-    const skill = loadedSkill(input);
-    const skip = skillSaysNoReply(skill, t.triage?.triageClass);
-    if (skip) return { kind: 'no_action', reason: skip };
-    const { text: body, note } = followSkill(
-      `${greeting(name.includes('@') ? undefined : name)}\n\nThank you for your email — we have received it and will get back to you shortly.\n\nBest regards,\nThe team`,
-      skill,
-      t.triage?.triageClass,
-    );
-    const why = classLine(t.triage);
-    return {
-      kind: 'calls',
-      calls: [
-        {
-          name: 'send_email',
-          args: {
-            to: address,
-            subject: e.subject.toLowerCase().startsWith('re:') ? e.subject : `Re: ${e.subject}`,
-            body,
-            threadId: e.threadId,
-            ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
-          },
-          reason: `Acknowledge ${name}'s email${mightBe}${why ? ` · ${why}` : ''}${note}`,
-        },
-      ],
-    };
-  }
+  if (!send) return draftReply(input, t, { name, address, mightBe });
   return {
     kind: 'respond',
     text: `Email from ${name}: “${e.subject}”. ${outcome(send, 'The reply was sent in its thread.', 'send the reply')}`,
+  };
+}
+
+/**
+ * The reply to an outside email, by class: read the team's notes (and the calendar's free times for a
+ * viewing) in one round, then answer with what they say — or say plainly that a person will.
+ */
+function draftReply(
+  input: PlannerInput,
+  t: Extract<Trigger, { kind: 'inbound_email' }>,
+  who: { name: string; address: string; mightBe: string },
+): Plan {
+  const e = t.email;
+  const obs = input.observations;
+  const read = find(obs, 'read_file');
+  const reads = [
+    ...(t.triage && input.hasTool('read_file') && !read
+      ? [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }]
+      : []),
+    ...(t.triage?.triageClass === 'showing' &&
+    input.hasTool('find_free_slots') &&
+    !find(obs, 'find_free_slots')
+      ? [{ name: 'find_free_slots', args: {}, reason: 'Find free showing times on the calendar' }]
+      : []),
+    ...skillRead(input, 'inbound_email'),
+  ];
+  if (reads.length) return { kind: 'calls', calls: reads };
+  const skill = loadedSkill(input);
+  const skip = skillSaysNoReply(skill, t.triage?.triageClass);
+  if (skip) return { kind: 'no_action', reason: skip };
+  const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
+  const name = who.name.includes('@') ? undefined : who.name;
+  const { text: body, note } = followSkill(
+    emailReply(t.triage, name, facts, slotsOf(obs)),
+    skill,
+    t.triage?.triageClass,
+  );
+  const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
+  return {
+    kind: 'calls',
+    calls: [
+      {
+        name: 'send_email',
+        args: {
+          to: who.address,
+          subject: e.subject.toLowerCase().startsWith('re:') ? e.subject : `Re: ${e.subject}`,
+          body,
+          threadId: e.threadId,
+          ...(e.messageIdHeader ? { inReplyTo: e.messageIdHeader } : {}),
+        },
+        reason: `Answer ${who.name}'s email${who.mightBe}${why ? ` · ${why}` : ''}${note}`,
+      },
+    ],
   };
 }
 

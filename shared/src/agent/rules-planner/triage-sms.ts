@@ -9,7 +9,7 @@ import {
   welcomeReply,
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
-import { find, firstContact, outcome } from './helpers';
+import { find, firstContact, memoryText, outcome, slotsOf } from './helpers';
 import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
@@ -156,12 +156,3 @@ function slotRead(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms'
   if (!wanted || !input.hasTool('find_free_slots') || find(input.observations, 'find_free_slots')) return [];
   return [{ name: 'find_free_slots', args: {}, reason: 'Find free showing times on the calendar' }];
 }
-
-/** The slots find_free_slots answered, or none. */
-export const slotsOf = (obs: PlannerInput['observations']): Array<{ label: string }> => {
-  const o = find(obs, 'find_free_slots');
-  return o?.status === 'ok' ? ((o.result as { slots?: Array<{ label: string }> }).slots ?? []) : [];
-};
-
-const memoryText = (result: unknown) =>
-  typeof result === 'string' ? result : ((result as { content?: string } | undefined)?.content ?? '');

@@ -6,6 +6,7 @@ import type {
   PendingAction,
 } from '../../../../shared/src/contracts/conversations';
 import { ScheduleFacts } from '../followups/followup-list';
+import { LeadHold } from '../followups/lead-hold';
 import { MediaThumbs } from '../media/media-thumbs';
 import { PolicyChangeDiff } from '../workspace-files/policy-change-diff';
 import { AnsweredEmail } from './answered-email';
@@ -136,6 +137,7 @@ function CardContext({
           <strong>Follows what the team taught:</strong> {action.lessons.join(' · ')}
         </p>
       ) : null}
+      {action.whileLead && <LeadHold hold={action.whileLead} />}
     </>
   );
 }

@@ -7,8 +7,8 @@ import { usePresence, type Viewer } from './use-presence';
 
 /**
  * The team around a waiting card (cards #18): who else has it open ("Sam Chen is viewing"), who took it
- * ("Jo Patel is on it · 10:02"), and "I'm on it" to take it. A claim is a note, not a lock: everyone keeps
- * Approve / Redraft / Deny.
+ * ("Jo Patel is on it · 10:02"), "I'm on it" to take it and "Release" to give it back. A claim is a note,
+ * not a lock: everyone keeps Approve / Redraft / Deny.
  */
 export function CardTeam({
   action,
@@ -26,11 +26,11 @@ export function CardTeam({
   if (!pending) return null;
   const mine = action.claim?.by === me.id;
 
-  async function claim() {
+  async function change(how: 'claim' | 'release') {
     setBusy(true);
     setError(null);
     try {
-      onChanged((await api.claim(action.conversationId, action.id)).action);
+      onChanged((await api[how](action.conversationId, action.id)).action);
     } catch (e) {
       if (e instanceof ApiError && e.currentAction) onChanged(e.currentAction);
       else setError(describeError(e));
@@ -53,12 +53,21 @@ export function CardTeam({
             <span className="muted"> · {clockTime(action.claim.at)}</span>
           </p>
         )}
-        {!mine && (
+        {mine ? (
           <button
             type="button"
             className="btn btn-small btn-ghost"
             disabled={busy}
-            onClick={() => void claim()}
+            onClick={() => void change('release')}
+          >
+            {busy ? 'Releasing…' : 'Release'}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small btn-ghost"
+            disabled={busy}
+            onClick={() => void change('claim')}
           >
             {busy ? 'Claiming…' : 'I’m on it'}
           </button>
