@@ -85,6 +85,34 @@ test('a flood described without any keyword pages on-call', async () => {
   expect(conv.urgent?.reason).toMatch(/ceiling/);
 }, 90_000);
 
+test('an emergency by email, without a keyword, pages on-call and the reply says so', async () => {
+  const { twilio, google } = stack.emulators ?? {};
+  if (!twilio || !google) throw new Error('the stack runs without emulators');
+  const before = twilio.state.messages.length;
+  const mail = google.state.deliverEmail({
+    from: 'Priya Nair <priya.nair@mail.example>',
+    subject: 'Unit 2B',
+    text: 'Water is pouring out of the light fixture in my bathroom ceiling and the floor is soaked. Please send someone.',
+  });
+  await emailPoll({ source: 'general' });
+  const pages = await until('the page', async () => {
+    const p = twilio.state.messages.slice(before);
+    return p.length ? p : undefined;
+  });
+  expect(pages.map((p) => p.to)).toEqual(['+14155550103']);
+  const cards = await until('the reply card', async () => {
+    const all = await cardsFor(`email:${mail.threadId}`);
+    return all.some((c) => c.tool === 'send_email') ? all : undefined;
+  });
+  const reply = cards.find((c) => c.tool === 'send_email');
+  expect(String(reply?.args.body)).toMatch(
+    /^Hi Priya,\n\nWe got your email about the water emergency[\s\S]*on-call person has been alerted/,
+  );
+  const core = await getCore('test-triage');
+  const conv = await core.conversations.findByTriggerKey(`email:${mail.threadId}`);
+  expect(conv?.urgent?.reason).toBe('Unit 2B');
+}, 90_000);
+
 test('an unknown number asking about a unit gets a create-contact-and-reply card', async () => {
   const from = '+14155550172';
   await text(from, 'Hello, I saw your listing on Craigslist, is the studio still available?');

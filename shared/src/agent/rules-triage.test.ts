@@ -265,7 +265,20 @@ describe('email replies by class (rules mode)', () => {
     expect(body).toContain('We have openings on Tue 25 Nov at 10:00 or Wed 26 Nov at 14:00');
   });
 
-  it('an emergency by email says how to reach someone now (email pages nobody) and what to do first', () => {
+  it('an emergency by email pages on-call first, then says so; unpaged, it says how to reach someone now', () => {
+    const trigger = {
+      ...email(note('emergency', { kind: 'water' }), 'water coming through the ceiling'),
+      urgent: true,
+    };
+    const first = rulesPlan(input(trigger as PlannerInput['trigger'], []));
+    expect(first).toMatchObject({
+      kind: 'calls',
+      calls: [{ name: 'escalate', args: { from: 'david.kim@mail.example' } }],
+    });
+    const pagedReply = emailReply(note('emergency', { kind: 'water' }), 'David Kim', { paged: true });
+    expect(pagedReply).toMatch(
+      /^Hi David,\n\nWe got your email about the water emergency and are treating it as urgent — our on-call person has been alerted/,
+    );
     const body = emailReply(note('emergency', { kind: 'gas' }), 'David Kim');
     expect(body).toMatch(
       /^Hi David,\n\nThank you for telling us about the gas emergency\. If it is happening right now/,

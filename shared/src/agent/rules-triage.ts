@@ -92,22 +92,33 @@ const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The rules-mode answer to an outside email, by class like a text's (issue 17: never "Thank you for your
- * email" whatever was asked): what happens next, the notes that answer it, free showing times. Email
- * emergencies do not page anyone (only texts do), so the reply says so and how to reach someone now.
+ * email" whatever was asked): what happens next, the notes that answer it, free showing times. An
+ * emergency says whether on-call was paged; when not (no pager, or the keyword floor alone), it says how to
+ * reach someone now rather than promise a call.
  */
 export function emailReply(
   t: TriageNote | undefined,
   name: string | undefined,
-  facts: string[] = [],
-  slots: readonly { label: string }[] = [],
+  {
+    facts = [],
+    slots = [],
+    paged = false,
+  }: { facts?: string[]; slots?: readonly { label: string }[]; paged?: boolean } = {},
 ): string {
   const noted = facts.length ? `\n\nFrom our notes: ${facts.join(' ')}` : '';
-  const kind = t?.triageClass === 'emergency' ? t.kind : undefined;
   const text =
     t?.triageClass === 'emergency'
-      ? `Thank you for telling us${kind ? ` about the ${kind} emergency` : ''}. If it is happening right now, please call or text our office line so the on-call person is reached at once — email may not be read straight away.${kind ? ` ${SAFETY[kind]}` : ''}`
+      ? emergencyEmail(t.kind, paged)
       : capitalised(classReply(t, slots)).replace(/^Thanks\b/, 'Thank you');
   return `${greeting(name)}\n\n${text}${noted}\n\nBest regards,\nThe team`;
+}
+
+function emergencyEmail(kind: EmergencyKind | undefined, paged: boolean): string {
+  const about = kind ? ` about the ${kind} emergency` : '';
+  const safety = kind ? ` ${SAFETY[kind]}` : '';
+  return paged
+    ? `We got your email${about} and are treating it as urgent — our on-call person has been alerted and will contact you shortly.${safety}`
+    : `Thank you for telling us${about}. If it is happening right now, please call or text our office line so the on-call person is reached at once — email may not be read straight away.${safety}`;
 }
 
 /** A newcomer's first reply: what they asked about, and what happens next (free viewing times if known). */

@@ -42,6 +42,11 @@ export type Trigger = (
       email: EmailReceived;
       count: number;
       triage?: TriageNote;
+      /**
+       * The classifier itself read an emergency (not the keyword floor alone, which would page for every
+       * newsletter about flood insurance): on-call is paged as for a text.
+       */
+      urgent?: boolean;
       /** From the team's own domain with Gmail's DMARC pass: a team request, never an outside acknowledgement. */
       team?: boolean;
       /** Where this lead stood when the email arrived (follow #20): booked or out → no reply. */

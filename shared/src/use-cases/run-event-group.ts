@@ -478,11 +478,16 @@ async function inboundEmail(
     await supersedeForNewerInbound(turn, found.existing, name, e.subject || e.text, `run_${primary.id}`);
   // Team mail is a request from one of us: no classifier, no lead facts, no acknowledgement.
   const triage = team ? undefined : await safeTriage(turn, emailTriageText(e.subject, e.text));
+  const urgent = triage?.triageClass === 'emergency' && !triage.byKeywordFloor;
+  const urgentMark = urgent ? { at: primary.occurredAt, reason: e.subject.slice(0, 160) } : undefined;
+  if (urgentMark && found.existing)
+    await turn.conversations.setInboxFields(found.convId, { urgent: urgentMark });
   const trigger: Trigger = {
     kind: 'inbound_email',
     email: e,
     count: events.length,
     ...(triage ? { triage } : {}),
+    ...(urgent ? { urgent } : {}),
     ...(team ? { team: true } : {}),
     ...(found.existing?.lead ? { lead: found.existing.lead } : {}),
   };
@@ -493,7 +498,7 @@ async function inboundEmail(
   return driveRun(turn, {
     conversation: {
       id: found.convId,
-      create: () => emailConversation(turn, { convId: found.convId, primary, key, name, team }),
+      create: () => emailConversation(turn, { convId: found.convId, primary, key, name, team, urgentMark }),
       inbound,
     },
     trigger,
@@ -512,7 +517,14 @@ async function inboundEmail(
 
 function emailConversation(
   deps: RunEventGroupDeps,
-  c: { convId: string; primary: EventOf<'email.received'>; key: string; name: string; team: boolean },
+  c: {
+    convId: string;
+    primary: EventOf<'email.received'>;
+    key: string;
+    name: string;
+    team: boolean;
+    urgentMark: Conversation['urgent'];
+  },
 ): Conversation {
   const at = deps.clock().toISOString();
   const { name } = c;
@@ -530,6 +542,7 @@ function emailConversation(
     createdBy: 'system',
     triggerKey: c.key,
     channels: ['email'],
+    ...(c.urgentMark ? { urgent: c.urgentMark } : {}),
     pendingCount: 0,
     readBy: {},
   };

@@ -12,6 +12,22 @@ const AUTOMATED = /(no-?reply|notifications?|mailer-daemon|newsletter|donotreply
 export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_email' }>): Plan {
   const e = t.email;
   if (t.team) return teamEmail(input, t);
+  // An emergency by email pages on-call first, as a text does (the paging budget applies in the tool).
+  if (t.urgent && input.hasTool('escalate') && !find(input.observations, 'escalate'))
+    return {
+      kind: 'calls',
+      calls: [
+        {
+          name: 'escalate',
+          args: {
+            reason: `Urgent email from ${e.from}${t.triage?.kind ? ` (${t.triage.kind} emergency)` : ''}`,
+            from: extractEmails(e.from)[0] ?? e.from,
+            text: `${e.subject}\n${e.text}`.slice(0, 500),
+          },
+          reason: `The email reads as an emergency: page the on-call person · ${classLine(t.triage)}`,
+        },
+      ],
+    };
   // Listing sites often send leads from no-reply addresses with the lead's own address inside.
   if (t.lead && (t.lead.state === 'showing_booked' || t.lead.state === 'disqualified'))
     return { kind: 'no_action', reason: `lead is ${t.lead.state.replace('_', ' ')}: no reply (seed rule)` };
@@ -46,9 +62,11 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
   }
   const send = find(obs, 'send_email');
   if (!send) return draftReply(input, t, { name, address, mightBe });
+  const esc = find(obs, 'escalate');
+  const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   return {
     kind: 'respond',
-    text: `Email from ${name}: “${e.subject}”. ${outcome(send, 'The reply was sent in its thread.', 'send the reply')}`,
+    text: `Email from ${name}: “${e.subject}”. ${outcome(send, 'The reply was sent in its thread.', 'send the reply')}${escNote}`,
   };
 }
 
@@ -82,7 +100,7 @@ function draftReply(
   const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
   const name = who.name.includes('@') ? undefined : who.name;
   const { text: body, note } = followSkill(
-    emailReply(t.triage, name, facts, slotsOf(obs)),
+    emailReply(t.triage, name, { facts, slots: slotsOf(obs), paged: paged(find(obs, 'escalate')) }),
     skill,
     t.triage?.triageClass,
   );
@@ -104,6 +122,9 @@ function draftReply(
     ],
   };
 }
+
+/** Whether the page went out (executed, or allowed as a plain call). */
+const paged = (o: ReturnType<typeof find>) => o?.status === 'executed' || o?.status === 'ok';
 
 /**
  * Mail from one of us (DMARC-authenticated team domain): a request, answered like a team member's text —
