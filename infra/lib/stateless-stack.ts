@@ -152,6 +152,25 @@ export class StatelessStack extends Stack {
         memorySize: 1536,
       },
     );
+    // Drive PDFs are read here (issue 16): pdf.js (1.6 MB) in this artifact alone, so the worker and the
+    // streaming API stay under 5 MB. No table, no secrets: it downloads the one file with the short-lived
+    // Google token its caller passes, and only those two functions may invoke it.
+    const pdfText = new TsFunction(this, 'PdfText', {
+      entry: join(ROOT, 'functions/pdf-text.ts'),
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      projectRoot: ROOT,
+      memorySize: 1024,
+      timeout: Duration.seconds(60),
+      // The shared settings (GOOGLE_API_BASE among them); it reads only that one.
+      environment,
+    });
+    for (const f of [worker, apiStream]) {
+      // The unqualified ARN only (grantInvoke would add `:*`, every version, which cdk-nag refuses).
+      f.fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [pdfText.fn.functionArn] }),
+      );
+      f.fn.addEnvironment('PDF_TEXT_FUNCTION', pdfText.fn.functionName);
+    }
     // The live channel's $connect/$disconnect/$default: verifies the session, keeps the connection.
     const liveSocket = make(
       'LiveSocket',
@@ -173,7 +192,17 @@ export class StatelessStack extends Stack {
       { secrets: ['alarm'], table: ['dynamodb:Query', 'dynamodb:DeleteItem'] },
       { timeout: Duration.seconds(30), reservedConcurrentExecutions: 1 },
     );
-    this.functions = { api, apiStream, webhook, twilioStatus, emailPoll, worker, liveSocket, alarmPush };
+    this.functions = {
+      api,
+      apiStream,
+      webhook,
+      twilioStatus,
+      emailPoll,
+      worker,
+      pdfText,
+      liveSocket,
+      alarmPush,
+    };
     for (const f of [api, apiStream, webhook, emailPoll, worker]) props.queue.grantSendMessages(f.fn);
     props.dlq.grantSendMessages(worker.fn);
     // The worker sets and clears card timers; the API sets a retried card's expiry.

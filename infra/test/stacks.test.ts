@@ -72,8 +72,8 @@ describe('stateless stack', () => {
     const fns = stateless.findResources('AWS::Lambda::Function', {
       Properties: { Environment: { Variables: { STAGE: 'aws' } } },
     });
-    // api, api-stream, two webhooks, email poll, worker, live socket, alarm push.
-    expect(Object.keys(fns).length).toBe(8);
+    // api, api-stream, two webhooks, email poll, worker, pdf text, live socket, alarm push.
+    expect(Object.keys(fns).length).toBe(9);
     for (const f of Object.values(fns)) {
       expect(f.Properties.Runtime).toBe('nodejs24.x');
       expect(f.Properties.Architectures).toEqual(['arm64']);
@@ -526,8 +526,39 @@ describe('least privilege', () => {
     ['AgentWorker', ['paging', 'worker']],
     ['LiveSocket', ['api']],
     ['AlarmPush', ['alarm']],
+    // Reads a Drive PDF with the token its caller passes (issue 16): no secrets.
+    ['PdfText', []],
   ])('%s may read only its own group secrets', (fnId, groups) => {
     expect(secretGroupsOf(fnId)).toEqual(groups);
+  });
+
+  test('PDFs: only the worker and the streaming API may invoke the pdf-text function, which touches no table', () => {
+    const fns = stateless.findResources('AWS::Lambda::Function');
+    const pdfId = Object.keys(fns).find((id) => id.startsWith('PdfTextFn'));
+    expect(pdfId).toBeDefined();
+    const invokers = Object.entries(stateless.findResources('AWS::IAM::Policy'))
+      .filter(([, p]) =>
+        (
+          p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>
+        ).some(
+          (st) =>
+            actions(st).includes('lambda:InvokeFunction') &&
+            JSON.stringify(st.Resource).includes(pdfId ?? '?'),
+        ),
+      )
+      .map(([id]) => id.replace(/FnServiceRoleDefaultPolicy.*$/, ''))
+      .sort();
+    expect(invokers).toEqual(['AgentWorker', 'ApiStream']);
+    for (const id of ['AgentWorker', 'ApiStream']) {
+      const vars = Object.entries(fns).find(([k]) => k.startsWith(`${id}Fn`))?.[1].Properties.Environment
+        .Variables;
+      expect(vars?.PDF_TEXT_FUNCTION, id).toEqual({ Ref: pdfId });
+    }
+    expect(
+      policiesOf('PdfText')
+        .flatMap(actions)
+        .filter((a) => a.startsWith('dynamodb:')),
+    ).toEqual([]);
   });
 
   test('no function may Scan the table; the ingress functions cannot batch', () => {

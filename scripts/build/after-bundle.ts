@@ -20,7 +20,7 @@ import { BUNDLE } from '../../infra/lib/bundle-settings';
  * - `sandbox-worker.mjs` + `emscripten-module.wasm`: run_code starts a worker thread from a separate file
  *   (shared/src/tools/sandbox.ts looks for it beside the bundle) and QuickJS loads its wasm beside that;
  * - `node_modules/unpdf`: pdf.js (1.6 MB) is left out of the bundle (`external`) and imported only when a PDF
- *   is read (shared/src/adapters/google/google-drive.ts), so it costs nothing at init.
+ *   is read (shared/src/adapters/pdf-text-local.ts), only in the pdf-text function's artifact (`PDF_READERS`).
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
@@ -87,7 +87,14 @@ export async function splitBundle(outDir: string, entry: string): Promise<void> 
   if (metafile) writeFileSync(join(outDir, 'index.meta.json'), JSON.stringify(out.metafile));
 }
 
-export async function afterBundle(outDir: string): Promise<string[]> {
+/**
+ * The one function that reads PDFs in process on AWS (functions/pdf-text.ts). The worker and the streaming API
+ * still refer to unpdf (their in-process reader, used by the local stack and tests, where it resolves from the
+ * repository), but on AWS they read PDFs through that function (PDF_TEXT_FUNCTION), so they do not carry it.
+ */
+const PDF_READERS = [/[\\/]functions[\\/]pdf-text\.ts$/];
+
+export async function afterBundle(outDir: string, entry?: string): Promise<string[]> {
   // Every module file of the artifact (the entry and its chunks) may be the one that refers to a file.
   const main = readdirSync(outDir)
     .filter((f) => f.endsWith('.mjs'))
@@ -95,7 +102,8 @@ export async function afterBundle(outDir: string): Promise<string[]> {
     .join('\n');
   const added: string[] = [];
   if (main.includes('sandbox-worker.mjs')) added.push(...(await addSandboxWorker(outDir)));
-  if (/import\(\s*["']unpdf["']\s*\)/.test(main)) added.push(...addUnpdf(outDir));
+  const readsPdfs = !entry || PDF_READERS.some((r) => r.test(entry));
+  if (readsPdfs && /import\(\s*["']unpdf["']\s*\)/.test(main)) added.push(...addUnpdf(outDir));
   return added;
 }
 
@@ -148,6 +156,6 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
     process.exit(2);
   }
   if (entry) await splitBundle(outDir, entry);
-  const added = await afterBundle(outDir);
+  const added = await afterBundle(outDir, entry);
   if (added.length) console.error(`  + ${added.join(', ')}`);
 }

@@ -73,6 +73,8 @@ export const configSchema = z.object({
   GOOGLE_TOKEN_URL: optionalUrl,
   GOOGLE_SERVICE_ACCOUNT_JSON: optional,
   GOOGLE_IMPERSONATE_USER: optional,
+  /** AWS only (set by the CDK stack): the pdf-text function that reads Drive PDFs, so pdf.js stays out of the worker (issue 16). */
+  PDF_TEXT_FUNCTION: optional,
   GMAIL_GENERAL_QUERY: text('is:unread -category:promotions -from:notifications -from:leads'),
   GMAIL_LEADS_QUERY: text('from:leads'),
   /** The team's sent mail: a reply sent from Gmail withdraws the thread's waiting drafts (cards #18). */

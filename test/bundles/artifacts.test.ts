@@ -12,7 +12,9 @@ import {
   runtimeFiles,
 } from '../../scripts/build/bundles';
 import { LAMBDA_GLOBALS_IMPORT, stageArtifact } from '../../scripts/build/lambda-folder';
-import { buildPdf } from '../../scripts/emulators/seed/google-data';
+import { startGoogleEmulator } from '../../scripts/emulators/google';
+import { DEMO_DRIVE_IDS } from '../../scripts/emulators/seed/google-data';
+import { createGoogleAuth } from '../../shared/src/adapters/google/auth';
 import { createSandboxRunner } from '../../shared/src/tools/sandbox';
 import { freshTable } from '../helpers';
 
@@ -141,6 +143,7 @@ describe('each CDK-built artifact runs from a clean folder', () => {
         'email-poll',
         'openphone-webhook',
         'twilio-status',
+        'pdf-text',
       ]),
     );
     for (const f of built.functions) {
@@ -158,7 +161,15 @@ describe('each CDK-built artifact runs from a clean folder', () => {
     const MB = 1024 * 1024;
     expect(main('openphone-webhook')).toBeLessThanOrEqual(300 * 1024);
     expect(main('agent-worker')).toBeLessThanOrEqual(3 * MB);
-    for (const name of ['api', 'api-stream', 'email-poll', 'twilio-status', 'live-socket', 'alarm-push'])
+    for (const name of [
+      'api',
+      'api-stream',
+      'email-poll',
+      'twilio-status',
+      'live-socket',
+      'alarm-push',
+      'pdf-text',
+    ])
       expect(main(name), name).toBeLessThanOrEqual(1.5 * MB);
     // Code splitting: what the API imports on first use (decision checks, the memory workspace) is a chunk.
     expect(runtimeFiles(fn('api').dir).some((f) => /^[\w-]+-[A-Z0-9]{8}\.mjs$/.test(f.path))).toBe(true);
@@ -249,23 +260,38 @@ describe('each CDK-built artifact runs from a clean folder', () => {
     }
   });
 
-  test('pdf.js is shipped beside the worker and loads only when a PDF is read', async () => {
-    const worker = fn('agent-worker');
-    // Left out of the bundle: the init path does not carry pdf.js.
-    expect(contributors(worker.dir).map(([what]) => what)).not.toContain('unpdf');
-    expect(runtimeFiles(worker.dir).map((f) => f.path)).toContain('node_modules/unpdf/dist/pdfjs.mjs');
-    const stage = stageArtifact(worker.dir);
-    stages.push(stage);
-    const pdf = Buffer.from(buildPdf(['Lease renewal for 12 Oak St'])).toString('base64');
-    // Resolved from the artifact folder, as `import('unpdf')` in the bundle is on Lambda.
-    const script = `const { extractText } = await import('unpdf');
-const r = await extractText(new Uint8Array(Buffer.from(${JSON.stringify(pdf)}, 'base64')), { mergePages: true });
-console.log(JSON.stringify({ text: r.text, where: import.meta.resolve('unpdf') }));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: stage.task,
-    });
-    const out = JSON.parse(stdout.trim()) as { text: string; where: string };
-    expect(out.text).toContain('Lease renewal for 12 Oak St');
-    expect(out.where).toContain(pathToFileURL(stage.task).href);
+  test('whole artifacts (every file loaded at run time, issue 16): none over 5 MiB', () => {
+    const MiB = 1024 * 1024;
+    for (const f of built.functions) {
+      const total = runtimeFiles(f.dir).reduce((n, x) => n + x.bytes, 0);
+      expect(total, `${f.name}: ${(total / 1024).toFixed(0)} KiB`).toBeLessThanOrEqual(5 * MiB);
+    }
+  });
+
+  test('pdf.js ships only in the pdf-text function, which reads a Drive PDF from a clean folder', async () => {
+    for (const name of ['agent-worker', 'api-stream']) {
+      expect(
+        runtimeFiles(fn(name).dir).some((f) => f.path.startsWith('node_modules/unpdf')),
+        name,
+      ).toBe(false);
+    }
+    expect(contributors(fn('pdf-text').dir).map(([what]) => what)).not.toContain('unpdf');
+    expect(runtimeFiles(fn('pdf-text').dir).map((f) => f.path)).toContain(
+      'node_modules/unpdf/dist/pdfjs.mjs',
+    );
+    const google = await startGoogleEmulator();
+    try {
+      const auth = createGoogleAuth({ serviceAccount: google.serviceAccountJson, subject: google.mailbox });
+      const { token } = await auth.getAccessToken();
+      const out = await invoke(
+        'pdf-text',
+        { fileId: DEMO_DRIVE_IDS.leasePdf, accessToken: token, maxBytes: 10 * 1024 * 1024 },
+        { GOOGLE_API_BASE: `${google.url}/` },
+      );
+      expect(out).toMatchObject({ ok: true, result: { pages: 1, truncated: false } });
+      expect(String(out.result?.text)).toContain('Lease summary: 12 Oak St #2');
+    } finally {
+      await google.stop();
+    }
   });
 });

@@ -40,7 +40,8 @@ export type GoogleConfig = Pick<
   | 'TEAM_TIMEZONE'
   | 'TEAM_NAME'
   | 'EMAIL_BODY_LIMIT'
->;
+> &
+  Partial<Pick<Config, 'PDF_TEXT_FUNCTION' | 'AWS_REGION'>>;
 
 /**
  * One service account (domain-wide delegation to the shared inbox) for Gmail, Calendar and Drive, one token
@@ -88,11 +89,24 @@ export function buildGoogleToolDeps(config: GoogleConfig): GoogleToolDeps | unde
       return g.gated(calendar, all.calendar);
     }),
     drive: lazyPort<Drive>(async () => {
-      const [{ g, gates: all }, { createGoogleDrive }] = await Promise.all([
+      const [{ g, gates: all }, { createGoogleDrive }, pdfText] = await Promise.all([
         gates(),
         import('../adapters/google/google-drive'),
+        pdfTextReader(config),
       ]);
-      return g.gated(createGoogleDrive({ auth: all.drive.auth, ...root }), all.drive);
+      return g.gated(createGoogleDrive({ auth: all.drive.auth, ...root, ...pdfText }), all.drive);
+    }),
+  };
+}
+
+/** On AWS PDFs are read by the pdf-text function (pdf.js is not in this artifact); elsewhere in process. */
+async function pdfTextReader(config: GoogleConfig) {
+  if (!config.PDF_TEXT_FUNCTION) return {};
+  const { createLambdaPdfText } = await import('../adapters/pdf-text-lambda');
+  return {
+    pdfText: createLambdaPdfText({
+      functionName: config.PDF_TEXT_FUNCTION,
+      ...(config.AWS_REGION ? { region: config.AWS_REGION } : {}),
     }),
   };
 }

@@ -5,6 +5,8 @@ import type { OAuth2Client } from 'google-auth-library';
 import { z } from 'zod';
 import { describeZodIssues, UpstreamError, ValidationError } from '../../errors';
 import type { Drive, DriveFile, DriveFileKind, DriveSearchInput } from '../../ports/drive';
+import type { PdfTextReader } from '../../ports/pdf-text';
+import { createLocalPdfText } from '../pdf-text-local';
 import { callGoogle, type GoogleRetryOptions, googleRetryConfig, parseGoogle } from './google-errors';
 import { capText, normalizeWhitespace } from './mail-text';
 
@@ -16,6 +18,11 @@ export interface GoogleDriveOptions {
   maxPdfBytes?: number;
   /** Default cap on returned text. */
   maxChars?: number;
+  /**
+   * Who turns a PDF into text: in this process by default; on AWS the pdf-text function
+   * (composition/tool-deps.ts), so pdf.js is not in the worker's or the streaming API's artifact.
+   */
+  pdfText?: PdfTextReader;
 }
 
 const MIME: Record<Exclude<DriveFileKind, 'other'>, string> = {
@@ -134,6 +141,7 @@ export function createGoogleDrive(opts: GoogleDriveOptions): Drive {
   // different OAuth2Client class; at runtime it only calls `auth.request()`, which ours provides.
   const docsApi = docs({ version: 'v1', ...common, auth: opts.auth as unknown as docs_v1.Options['auth'] });
   const maxPdfBytes = opts.maxPdfBytes ?? 10 * 1024 * 1024;
+  const pdfText = opts.pdfText ?? createLocalPdfText(opts.rootUrl ? { rootUrl: opts.rootUrl } : {});
   const defaultMax = opts.maxChars ?? 12_000;
 
   const toPort = (f: z.infer<typeof fileSchema>): DriveFile => ({
@@ -231,33 +239,19 @@ export function createGoogleDrive(opts: GoogleDriveOptions): Drive {
           `${file.name} is too large to read (${file.size} bytes; limit ${maxPdfBytes})`,
         );
       }
-      const media = await callGoogle('file download', () =>
-        driveApi.files.get(
-          { fileId: id, alt: 'media', supportsAllDrives: true },
-          { responseType: 'arraybuffer' },
-        ),
-      );
-      const data: unknown = media.data;
-      if (!(data instanceof ArrayBuffer)) {
-        throw new UpstreamError('Google returned an unexpected files.get media response', {
+      // A token for this one download: the reader (perhaps another function) fetches the bytes itself.
+      const { token } = await callGoogle('access token', () => opts.auth.getAccessToken());
+      if (!token) {
+        throw new UpstreamError('Google issued no access token for the PDF download', {
           code: 'upstream_malformed',
           retryable: false,
         });
       }
-      // pdf.js (unpdf, 1.6 MB) is imported only when a PDF is read: the functions' bundles leave it out and
-      // ship it beside themselves (scripts/build/after-bundle.ts), so it costs nothing at cold start. pdf.js
-      // takes ownership of the buffer it is given, so it gets a copy.
-      const { extractText } = await import('unpdf');
-      let result: { totalPages: number; text: string };
-      try {
-        result = await extractText(new Uint8Array(data.slice(0)), { mergePages: true });
-      } catch (e) {
-        throw new ValidationError(
-          `${file.name} could not be read as a PDF: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
+      const result = await pdfText.read({ fileId: file.id, accessToken: token, maxBytes: maxPdfBytes });
+      if ('unreadable' in result)
+        throw new ValidationError(`${file.name} could not be read as a PDF: ${result.unreadable}`);
       const capped = capText(normalizeWhitespace(result.text), o.maxChars ?? defaultMax);
-      return { id: file.id, name: file.name, pages: result.totalPages, ...capped };
+      return { id: file.id, name: file.name, pages: result.pages, ...capped };
     },
   };
 }
