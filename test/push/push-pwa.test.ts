@@ -306,6 +306,43 @@ describe('Settings → Notifications', () => {
   });
 });
 
+describe('a deployment without VAPID keys', () => {
+  test('nothing asks the push route and the console stays clean: no prompt on the inbox, "Not set up" in Settings', async () => {
+    const context = await e.newContext();
+    // The public config as a keyless deployment's API gives it (push-routes.test.ts checks the route). This
+    // suite's front server forwards /api only, not the live socket: without `liveUrl` the app polls.
+    await context.route('**/api/config', async (route) => {
+      const res = await route.fetch();
+      const {
+        vapidPublicKey: _omitted,
+        liveUrl: _notProxiedHere,
+        ...rest
+      } = (await res.json()) as Record<string, unknown>;
+      await route.fulfill({ response: res, json: { ...rest, push: 'off' } });
+    });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (err) => consoleErrors.push(err.message));
+    const keyRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/push/public-key')) keyRequests.push(r.url());
+    });
+    await page.goto('/');
+    await e.signIn(page, 'Sam Chen');
+    await page.getByRole('heading', { name: 'Inbox' }).first().waitFor();
+    expect(await page.locator('.push-prompt').count()).toBe(0);
+    await page.goto('/settings');
+    await showPanel(page, 'disabled');
+    expect(await pushPanel(page).locator('.push-chip').textContent()).toBe('Not set up');
+    expect(keyRequests).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+});
+
 /** The PWA's registered service worker, its DevTools registration id, and a way to push to it. */
 async function serviceWorkerOf(context: BrowserContext, page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {

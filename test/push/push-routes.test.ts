@@ -103,6 +103,14 @@ describe('GET /api/push/public-key', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect((await errorOf(res)).message).toMatch(/push notifications are off.*VAPID/i);
     }
+    // The public config says so first, so the PWA never asks the route (issue 19: no console 404).
+    const config = await (await app.request('/api/config')).json();
+    expect(config).toMatchObject({ push: 'off' });
+    expect(config.vapidPublicKey).toBeUndefined();
+    expect(await (await h.call('GET', '/api/config')).json()).toMatchObject({
+      push: 'on',
+      vapidPublicKey: vapid.publicKey,
+    });
   });
 });
 

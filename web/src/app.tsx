@@ -10,6 +10,7 @@ import { DevAuthProvider } from './features/auth/dev-auth';
 import { InboxScreens } from './features/layout/inbox-screens';
 import { NewCardToast } from './features/live/new-card-toast';
 import { MemoryScreen } from './features/memory/memory-screen';
+import { PushConfigContext } from './features/push/push-config';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { ApiError, createApi, describeError } from './lib/api';
 import { LiveProvider } from './lib/live';
@@ -55,6 +56,8 @@ function Routes({ config }: { config: PublicConfig }) {
   const auth = useAuth();
   const { path, query, href } = useLocation();
   const api = useMemo(() => createApi(auth.getToken), [auth.getToken]);
+  const { vapidPublicKey, push } = config;
+  const pushConfig = useMemo(() => ({ vapidPublicKey, push }), [vapidPublicKey, push]);
   if (!auth.ready) return <Splash />;
   if (path === '/sign-in') {
     const next = safeNext(query.get('next'));
@@ -65,10 +68,12 @@ function Routes({ config }: { config: PublicConfig }) {
   return (
     <ApiContext.Provider value={api}>
       <SessionGate>
-        <LiveProvider url={config.liveUrl} getToken={auth.getToken}>
-          <Screen path={path} id={query.get('id') ?? undefined} config={config} />
-          <NewCardToast />
-        </LiveProvider>
+        <PushConfigContext.Provider value={pushConfig}>
+          <LiveProvider url={config.liveUrl} getToken={auth.getToken}>
+            <Screen path={path} id={query.get('id') ?? undefined} config={config} />
+            <NewCardToast />
+          </LiveProvider>
+        </PushConfigContext.Provider>
       </SessionGate>
     </ApiContext.Provider>
   );

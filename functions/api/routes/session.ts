@@ -21,6 +21,8 @@ export function registerSessionRoutes(app: Hono<AppEnv>) {
       devSignIn: devSignInEnabled(config) && !config.CLERK_PUBLISHABLE_KEY,
       ...(config.CLERK_PUBLISHABLE_KEY ? { clerkPublishableKey: config.CLERK_PUBLISHABLE_KEY } : {}),
       ...(config.VAPID_PUBLIC_KEY ? { vapidPublicKey: config.VAPID_PUBLIC_KEY } : {}),
+      // The push routes' own test (api/push-routes.ts): both halves of the key pair, or push is off.
+      push: config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY ? 'on' : 'off',
       ...(config.LIVE_SOCKET_URL ? { liveUrl: config.LIVE_SOCKET_URL } : {}),
     });
   });

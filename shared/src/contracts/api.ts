@@ -35,6 +35,12 @@ export const publicConfigResponse = z.object({
   clerkPublishableKey: z.string().optional(),
   vapidPublicKey: z.string().optional(),
   /**
+   * Whether this deployment sends Web Push (a VAPID key pair is configured). 'off': the PWA shows push as
+   * not set up without asking the push route (whose 404 Chromium would log as a console error). Absent (an
+   * older offline copy of the config): the PWA asks the route.
+   */
+  push: z.enum(['on', 'off']).optional(),
+  /**
    * The live channel's socket (issue 19): `wss://…` on AWS, a path on this origin locally (`/live`). Absent:
    * no live channel, the app polls. The app adds `?token=<session token>` when it opens it.
    */

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, describeError, type GetToken } from '../../lib/api';
 import { createPushApi, toContract } from './push-api';
+import { PushConfigContext } from './push-config';
 import { base64UrlToBytes, describePlatform, type Platform, readTraits, sameServerKey } from './push-support';
 
 /**
@@ -76,10 +77,14 @@ export function usePush({ vapidPublicKey, getToken }: { vapidPublicKey?: string;
   const [status, setStatus] = useState<PushStatus>({ kind: 'checking' });
   const [busy, setBusy] = useState<PushBusy>(null);
   const [notice, setNotice] = useState<PushNotice | null>(null);
-  const key = useRef<string | undefined>(vapidPublicKey);
+  const pushConfig = useContext(PushConfigContext);
+  const key = useRef<string | undefined>(vapidPublicKey ?? pushConfig.vapidPublicKey);
+  const pushOff = pushConfig.push === 'off';
 
   const refresh = useCallback(async () => {
     if (!platform.supported) return setStatus({ kind: 'unsupported' });
+    // The deployment said so in its public config: asking the route would only earn a 404.
+    if (!key.current && pushOff) return setStatus({ kind: 'disabled' });
     if (!key.current) {
       // The public config had no key; ask the push route, which says whether push is off on purpose.
       try {
@@ -101,7 +106,7 @@ export function usePush({ vapidPublicKey, getToken }: { vapidPublicKey?: string;
       setNotice({ kind: 'error', text: `Could not read this device’s notification setting: ${reason(e)}` });
       setStatus({ kind: 'off' });
     }
-  }, [api, platform.supported]);
+  }, [api, platform.supported, pushOff]);
 
   useEffect(() => {
     void refresh();
