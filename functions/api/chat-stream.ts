@@ -43,10 +43,11 @@ export function chatStream(
           writer.write({ type: 'text-delta', id: u.id, delta: u.text });
         } else if (u.type === 'delta-end') {
           writer.write({ type: 'text-end', id: u.id });
-          streamed.push((open.get(u.id) ?? '').trim());
+          streamed.push(sameText(open.get(u.id) ?? ''));
           open.delete(u.id);
-        } else if (!(u.message.role === 'assistant' && streamed.includes(u.message.text.trim()))) {
-          // The answer the person already watched being written is not sent a second time.
+        } else if (!(u.message.role === 'assistant' && streamed.includes(sameText(u.message.text)))) {
+          // The answer (or the text before a tool call) the person already watched being written is not sent a
+          // second time.
           writeMessage(writer, u.message);
         }
       }
@@ -60,6 +61,12 @@ export function chatStream(
     },
   });
 }
+
+/**
+ * A streamed block and the stored message compared without whitespace: the planner joins a reply's text blocks
+ * with a line break, the stream concatenates them.
+ */
+const sameText = (s: string) => s.replace(/\s+/g, '');
 
 function writeMessage(writer: UIMessageStreamWriter<ChatUIMessage>, m: Message) {
   if (m.role === 'tool' && m.tool) {

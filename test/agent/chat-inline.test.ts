@@ -9,7 +9,7 @@ import { createWorld, MARIA, SAM, type Servers, startServers, type World } from 
 
 /**
  * Issue 19: a PWA chat turn run in the streaming function — the worker's use case, the model's text forwarded
- * as the fake Messages API streams it, only the final message stored, a card's pause resumed by the worker.
+ * as the fake Messages API streams it, what it wrote stored (never per delta), a card's pause resumed by the worker.
  */
 const LONG = `Maria Lopez lives at 12 Oak St, unit 4. ${'Her lease renews in March and she pays on time. '.repeat(6)}`;
 let answerText = 'Maria Lopez, +14155550111.';
@@ -72,7 +72,7 @@ async function requests<T>(f: () => Promise<T>): Promise<{ out: T; n: number }> 
   }
 }
 
-test('the answer streams as the model writes it, and only the final message is stored', async () => {
+test('the answer streams as the model writes it; what it wrote before a tool call and the answer are stored', async () => {
   // The first turn of a container also reads the admins' instructions (cached 60 s): warm it up first.
   await collect(await chat('Who is Maria?'));
   servers.anthropic?.setLatency(5);
@@ -80,7 +80,9 @@ test('the answer streams as the model writes it, and only the final message is s
   answerText = LONG;
   const { out: updates, n: long } = await requests(() => collect(event));
   const deltas = updates.filter((u) => u.type === 'delta');
-  const stored = updates.find((u) => u.type === 'message' && u.message.role === 'assistant');
+  const stored = updates.find(
+    (u) => u.type === 'message' && u.message.role === 'assistant' && u.message.text === LONG.trim(),
+  );
   // Text arrived in many pieces, each before the stored message, which says exactly what was streamed.
   expect(deltas.length).toBeGreaterThan(10);
   expect(updates.indexOf(deltas[0]!)).toBeLessThan(updates.indexOf(stored!));
@@ -91,8 +93,17 @@ test('the answer streams as the model writes it, and only the final message is s
     .join('');
   expect(stored?.type === 'message' && stored.message.text).toBe(streamed.trim());
   expect(updates.at(-1)).toMatchObject({ type: 'progress', status: 'completed' });
+  // The text written before the tool call streamed as its own block and is kept too (a reload shows what
+  // the person read), before the tool's activity and the answer.
+  const noteBlock = deltas.filter((d) => d.id === deltas[0]?.id).map((d) => d.text);
+  expect(noteBlock.join('')).toBe('Let me look her up.');
   const messages = await world.core.conversations.listMessages(event.payload.conversationId);
-  expect(messages.filter((m) => m.role === 'assistant').map((m) => m.text)).toEqual([LONG.trim()]);
+  const after = messages.filter((m) => m.runId === `run_${event.id}`);
+  expect(after.map((m) => [m.role, m.role === 'tool' ? m.tool?.name : m.text])).toEqual([
+    ['assistant', 'Let me look her up.'],
+    ['tool', 'search_contacts'],
+    ['assistant', LONG.trim()],
+  ]);
   // No write per delta: a one-line answer costs the same requests as one streamed in 15+ pieces.
   answerText = 'Maria Lopez, +14155550111.';
   const second = await chat('Who is Maria?');

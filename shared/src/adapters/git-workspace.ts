@@ -49,6 +49,7 @@ import type {
   WriteResult,
 } from '../ports/workspace';
 import { checkoutFromPack } from './git-pack-checkout';
+import { capturingHttp } from './git-pack-index';
 
 /**
  * The memory workspace as a git working copy, synced with isomorphic-git (pure JS: Lambda has no git binary).
@@ -488,6 +489,8 @@ export class GitWorkspace implements Workspace {
       await this.remoteOp('clone', () =>
         git.clone({
           ...this.remoteArgs(),
+          // The pack is indexed below with node:zlib (git-pack-index.ts), not by isomorphic-git in pure JS.
+          http: capturingHttp(http, (pack, idx) => writePack(staging, pack, idx)),
           dir: staging,
           url: this.settings.url,
           ref: this.settings.branch,
@@ -1230,4 +1233,12 @@ function basicAuth(token: string): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The clone's pack and its index, named as git names them (pack-<SHA-1 of the pack>.pack/.idx). */
+async function writePack(dir: string, pack: Buffer, idx: Buffer): Promise<void> {
+  const base = join(dir, '.git', 'objects', 'pack', `pack-${pack.subarray(-20).toString('hex')}`);
+  await mkdir(dirname(base), { recursive: true });
+  await writeFile(`${base}.pack`, pack);
+  await writeFile(`${base}.idx`, idx);
 }

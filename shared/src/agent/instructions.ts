@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { Trigger } from './types';
 
 export const BASE_INSTRUCTIONS = `You are Switchboard, the assistant of a small team that shares one company phone line and one inbox.
@@ -47,7 +46,6 @@ export function buildInstructions(i: InstructionsInput): { stable: string; dynam
   ]
     .filter(Boolean)
     .join('\n\n');
-  const local = DateTime.fromJSDate(i.now).setZone(i.timezone);
   const who =
     i.trigger.kind === 'chat'
       ? `${i.trigger.user.name ?? i.trigger.user.email} (team member) via ${i.trigger.channel === 'sms' ? 'text message' : 'web chat'}`
@@ -59,7 +57,7 @@ export function buildInstructions(i: InstructionsInput): { stable: string; dynam
   const modality =
     i.trigger.kind === 'chat' ? MODALITY[i.trigger.channel === 'sms' ? 'sms' : 'web'] : MODALITY.background;
   const dynamic = [
-    `Now: ${local.toFormat('cccc d LLLL yyyy, HH:mm')} (${i.timezone}).`,
+    `Now: ${localTime(i.now, i.timezone)} (${i.timezone}).`,
     `Speaking: ${who}.`,
     i.eventMinutes
       ? `Their settings: a calendar event they ask for lasts ${i.eventMinutes} minutes unless they say otherwise.`
@@ -72,4 +70,28 @@ export function buildInstructions(i: InstructionsInput): { stable: string; dynam
     .filter(Boolean)
     .join('\n\n');
   return { stable, dynamic };
+}
+
+/** One formatter per time zone per container: building one (as luxon did per call) was most of a prompt's cost. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** "Tuesday 24 November 2026, 09:05" in the team's zone (what luxon's `cccc d LLLL yyyy, HH:mm` wrote). */
+export function localTime(now: Date, timeZone: string): string {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  const part: Record<string, string> = {};
+  for (const p of f.formatToParts(now)) part[p.type] = p.value;
+  return `${part.weekday} ${part.day} ${part.month} ${part.year}, ${part.hour}:${part.minute}`;
 }

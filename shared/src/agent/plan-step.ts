@@ -41,7 +41,9 @@ export async function planStep(
   const step = await durable.step('plan', async () => {
     if (ctx.mode !== 'claude' || !deps.model) return { plan: rulesPlan(rulesInput), mode: 'rules' as const };
     try {
-      return await modelPlan(ctx, trigger, rounds);
+      const planned = await modelPlan(ctx, trigger, rounds);
+      await keepNote(ctx, trigger, planned.plan);
+      return planned;
     } catch (e) {
       // A store that failed while the prompt was built is not a model outage: redeliver, stay in Claude mode.
       if (isTransient(e) && !(isAppError(e) && e.code === 'model_unavailable')) throw e;
@@ -58,6 +60,28 @@ export async function planStep(
     };
   }
   return step.plan;
+}
+
+/**
+ * What the model wrote before its tool calls ("Let me check the lease first…") streamed to the person in the
+ * PWA as it was written (issue 19); it is kept as an assistant message so a reload shows what they read.
+ * Written inside the plan step, so a replay neither asks the model again nor writes it twice; in a turn it is
+ * one more item of the turn's one transaction, not a request. Texted chats and inbound triage never showed it.
+ */
+async function keepNote(ctx: RunContext, trigger: Trigger, plan: Plan) {
+  if (plan.kind !== 'calls' || !plan.note || trigger.kind !== 'chat' || trigger.channel !== 'web') return;
+  const { deps, durable } = ctx;
+  await ctx.ensureConversation();
+  await deps.conversations.appendMessage({
+    id: `m_${durable.run.id}_${durable.nextSeq}_note`,
+    conversationId: ctx.convId,
+    role: 'assistant',
+    text: plan.note,
+    createdAt: deps.clock().toISOString(),
+    author: { kind: 'assistant', name: 'Switchboard' },
+    runId: durable.run.id,
+    channel: 'web',
+  });
 }
 
 /** The prompt (instructions, memory, facts, history before this run) and one call to Claude. */

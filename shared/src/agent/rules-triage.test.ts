@@ -216,7 +216,15 @@ describe('email replies by class (rules mode)', () => {
     args: {},
     status: 'ok' as const,
     result: {
-      contacts: [{ name: 'David Kim', phones: [], emails: ['david.kim@mail.example'], internal: false }],
+      contacts: [
+        {
+          name: 'David Kim',
+          phones: [],
+          emails: ['david.kim@mail.example'],
+          internal: false,
+          role: 'tenant, 12 Oak St #2',
+        },
+      ],
     },
   };
   const input = (trigger: PlannerInput['trigger'], observations: PlannerInput['observations']) =>
@@ -241,7 +249,10 @@ describe('email replies by class (rules mode)', () => {
       /^Hi David,\n\nThank you for your message about rent[\s\S]*From our notes: Rent is due on the 1st[\s\S]*Best regards,\nThe team$/,
     );
     expect(String(call?.args.body)).not.toMatch(/Thank you for your email/);
-    expect(call?.reason).toMatch(/rent \/ payments · “rent” · answered from MEMORY.md/);
+    // The card says the class, why, and who wrote as the team knows them.
+    expect(call?.reason).toMatch(
+      /rent \/ payments · “rent” · tenant, 12 Oak St #2 · answered from MEMORY.md/,
+    );
   });
 
   it('a viewing request by email offers the calendar free times, read in the same round as the notes', () => {

@@ -81,15 +81,24 @@ export class ToolRegistry {
     return this.list()
       .filter((t) => (filter ? filter(t) : true))
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((t) => {
-        const schema = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<
-          string,
-          unknown
-        >;
-        delete schema.$schema;
-        return { name: t.name, description: `[${t.kind}] ${t.description}`, input_schema: schema };
-      });
+      .map(modelToolDef);
   }
+}
+
+/**
+ * A bound tool's definition never changes, and converting its zod schema to JSON Schema was the largest part
+ * of a turn's own CPU (every model call, every tool): made once per tool (issue 14). Callers only read it.
+ */
+const defs = new WeakMap<BoundTool, ModelToolDef>();
+
+function modelToolDef(t: BoundTool): ModelToolDef {
+  const known = defs.get(t);
+  if (known) return known;
+  const schema = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  const def = { name: t.name, description: `[${t.kind}] ${t.description}`, input_schema: schema };
+  defs.set(t, def);
+  return def;
 }
 
 /** Binds a group of tools that share dependencies (their schemas differ, hence the loose element type). */

@@ -61,7 +61,8 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
     };
   }
   const send = find(obs, 'send_email');
-  if (!send) return draftReply(input, t, { name, address, mightBe });
+  if (!send)
+    return draftReply(input, t, { name, address, mightBe, role: firstContact(lookup)?.role ?? undefined });
   const esc = find(obs, 'escalate');
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   return {
@@ -77,7 +78,7 @@ export function triageEmail(input: PlannerInput, t: Extract<Trigger, { kind: 'in
 function draftReply(
   input: PlannerInput,
   t: Extract<Trigger, { kind: 'inbound_email' }>,
-  who: { name: string; address: string; mightBe: string },
+  who: { name: string; address: string; mightBe: string; role?: string | undefined },
 ): Plan {
   const e = t.email;
   const obs = input.observations;
@@ -104,7 +105,7 @@ function draftReply(
     skill,
     t.triage?.triageClass,
   );
-  const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
+  const why = `${classLine(t.triage, who.role)}${factsLine(t.triage, facts, read !== undefined)}`;
   return {
     kind: 'calls',
     calls: [

@@ -55,7 +55,7 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
             from: t.from,
             text: text.slice(0, 500),
           },
-          reason: `The message looks urgent: page the on-call person${t.triage ? ` · ${classLine(t.triage)}` : ''}`,
+          reason: `The message looks urgent: page the on-call person${t.triage ? ` · ${classLine(t.triage, contact?.role ?? undefined)}` : ''}`,
         },
       ],
     };
@@ -85,7 +85,8 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
       skill,
       t.triage?.triageClass,
     );
-    const why = `${classLine(t.triage)}${factsLine(t.triage, facts, read !== undefined)}`;
+    // The card says who wrote, as the team knows them ("tenant, 12 Oak St #2"), after the class and its cues.
+    const why = `${classLine(t.triage, contact.role ?? undefined)}${factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
       calls: [

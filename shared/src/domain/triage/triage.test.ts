@@ -23,7 +23,7 @@ const KEYWORDS =
  * precision ≥ 90%, which it does not reach. `npm run bench triage` prints the figures beside the keyword
  * baseline.
  */
-const FLOORS = { accuracy: 0.87, emergencyRecall: 0.965, emergencyPrecision: 0.885 };
+const FLOORS = { accuracy: 0.873, emergencyRecall: 0.968, emergencyPrecision: 0.887 };
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
