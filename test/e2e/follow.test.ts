@@ -151,6 +151,17 @@ test("a lead's nudge card says it is sent only while the lead has not moved", as
     expect(await c.textContent()).toContain('Sent only if the lead has not moved: still invited since');
     await c.scrollIntoViewIfNeeded();
     await e.shot(page, name);
+    // A person says where the lead stands from the conversation's menu.
+    await page.locator('summary[aria-label="More actions"]').click();
+    await e.shot(page, `${name}-menu`);
+    if (viewport === DESKTOP) {
+      await page.getByRole('button', { name: 'Lead: not a fit' }).click();
+      await page.getByText('Lead: disqualified').first().waitFor();
+      expect((await e.core.conversations.get(conversationId))?.lead).toMatchObject({
+        state: 'disqualified',
+        property: '48 Elm Ave',
+      });
+    }
     expect(errors).toEqual([]);
     await context.close();
   }

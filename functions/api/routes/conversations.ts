@@ -16,6 +16,7 @@ import {
   searchResponse,
   tokenDecisionRequest,
 } from '../../../shared/src/contracts/api';
+import { leadStateRequest, leadStateResponse } from '../../../shared/src/contracts/lead';
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
 import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { claimCard, releaseCard } from '../../../shared/src/use-cases/claim-card';
@@ -25,6 +26,7 @@ import { getAudit } from '../../../shared/src/use-cases/get-audit';
 import { getConversation } from '../../../shared/src/use-cases/get-conversation';
 import { listConversations } from '../../../shared/src/use-cases/list-conversations';
 import { markConversationRead } from '../../../shared/src/use-cases/mark-conversation-read';
+import { markLead } from '../../../shared/src/use-cases/mark-lead';
 import { redraftCard } from '../../../shared/src/use-cases/redraft-card';
 import {
   conversationStatusRequest,
@@ -81,6 +83,17 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
       user: actorOf(c),
     });
     return reply(c, conversationStatusResponse, out);
+  });
+
+  // Where a lead stands, said by a person (follow #20): "showing booked" and "not a fit" stop the drafts.
+  app.post('/api/conversations/:id/lead', async (c) => {
+    const { state } = await readJson(c, leadStateRequest);
+    const out = await markLead(c.get('core'), {
+      conversationId: c.req.param('id'),
+      state,
+      user: actorOf(c),
+    });
+    return reply(c, leadStateResponse, out);
   });
 
   app.get('/api/conversations/:id/audit', async (c) => {

@@ -18,12 +18,13 @@ import {
   searchResponse,
   vendorStatusResponse,
 } from '../../../shared/src/contracts/api';
-import type { PendingAction } from '../../../shared/src/contracts/conversations';
+import type { LeadState, PendingAction } from '../../../shared/src/contracts/conversations';
 import {
   deleteConversationResponse,
   deletionPreview,
   deletionsResponse,
 } from '../../../shared/src/contracts/deletion';
+import { leadStateResponse } from '../../../shared/src/contracts/lead';
 import { memoryHistoryResponseSchema } from '../../../shared/src/contracts/memory';
 import {
   notificationChoicesResponse,
@@ -130,6 +131,9 @@ export function createApi(getToken: GetToken) {
     audit: (id: string) => request('GET', `/api/conversations/${enc(id)}/audit`, auditResponse),
     setStatus: (id: string, status: 'open' | 'done' | 'archived') =>
       request('POST', `/api/conversations/${enc(id)}/status`, conversationStatusResponse, { status }),
+    /** Where a lead stands, said by a person (follow #20). */
+    setLead: (id: string, state: LeadState) =>
+      request('POST', `/api/conversations/${enc(id)}/lead`, leadStateResponse, { state }),
     /** The export file as the server wrote it (validated there): saved, not read, by the app. */
     exportConversation: async (id: string): Promise<Blob> => {
       const token = await getToken();

@@ -76,7 +76,11 @@ export function ChatScreen({ id }: { id?: string }) {
       tabs={false}
       actions={
         conversation && (
-          <ConversationActions conversation={conversation} onError={(m) => turn.setSendError(m)} />
+          <ConversationActions
+            conversation={conversation}
+            onError={(m) => turn.setSendError(m)}
+            onChanged={onDecided}
+          />
         )
       }
       footer={!notFound && <ChatComposer id={id} data={data} turn={turn} />}

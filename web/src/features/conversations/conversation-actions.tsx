@@ -4,6 +4,7 @@ import { CheckIcon, MoreIcon } from '../../components/icons';
 import { describeError } from '../../lib/api';
 import { Link, navigate } from '../../lib/router';
 import { useApi, useMe } from '../auth/auth-context';
+import { LeadMenuItems } from '../followups/lead-menu';
 import './conversation-actions.css';
 
 type Status = 'open' | 'done' | 'archived';
@@ -25,9 +26,12 @@ function save(blob: Blob, name: string) {
 export function ConversationActions({
   conversation,
   onError,
+  onChanged,
 }: {
-  conversation: Pick<ConversationSummary, 'id' | 'status'>;
+  conversation: Pick<ConversationSummary, 'id' | 'status' | 'lead'>;
   onError: (message: string) => void;
+  /** After a change that stays on this screen (a lead's state): reload the conversation. */
+  onChanged?: () => void;
 }) {
   const api = useApi();
   const me = useMe();
@@ -43,13 +47,6 @@ export function ConversationActions({
       onError(describeError(e));
     } finally {
       setBusy(false);
-    }
-  };
-  const exportFile = async () => {
-    try {
-      save(await api.exportConversation(conversation.id), `conversation-${conversation.id}.json`);
-    } catch (e) {
-      onError(describeError(e));
     }
   };
   return (
@@ -69,6 +66,14 @@ export function ConversationActions({
           <MoreIcon />
         </summary>
         <div className="menu-list">
+          {conversation.lead && (
+            <LeadMenuItems
+              conversationId={conversation.id}
+              lead={conversation.lead}
+              onChanged={() => onChanged?.()}
+              onError={onError}
+            />
+          )}
           <Link href={`/timeline?id=${encodeURIComponent(conversation.id)}`} className="menu-item">
             Timeline
           </Link>
@@ -80,21 +85,31 @@ export function ConversationActions({
           >
             {status === 'archived' ? 'Unarchive' : 'Archive'}
           </button>
-          {me.isAdmin && (
-            <button type="button" className="menu-item" onClick={() => void exportFile()}>
-              Export (JSON)
-            </button>
-          )}
-          {me.isAdmin && (
-            <Link
-              href={`/admin/delete?id=${encodeURIComponent(conversation.id)}`}
-              className="menu-item danger"
-            >
-              Delete…
-            </Link>
-          )}
+          {me.isAdmin && <AdminItems id={conversation.id} onError={onError} />}
         </div>
       </details>
+    </>
+  );
+}
+
+/** Admins only: the conversation as a file, and delete (its own confirm screen). */
+function AdminItems({ id, onError }: { id: string; onError: (message: string) => void }) {
+  const api = useApi();
+  const exportFile = async () => {
+    try {
+      save(await api.exportConversation(id), `conversation-${id}.json`);
+    } catch (e) {
+      onError(describeError(e));
+    }
+  };
+  return (
+    <>
+      <button type="button" className="menu-item" onClick={() => void exportFile()}>
+        Export (JSON)
+      </button>
+      <Link href={`/admin/delete?id=${encodeURIComponent(id)}`} className="menu-item danger">
+        Delete…
+      </Link>
     </>
   );
 }
