@@ -7,6 +7,7 @@ import type { EventEnvelope } from '../contracts/events';
 import { actionTokenKey } from '../domain/action-token';
 import type { ConsumeDeps } from '../use-cases/consume-record';
 import { endDeadLettered } from '../use-cases/end-dead-lettered';
+import { cachedPersonalPreferences } from '../use-cases/preferences';
 import { buildAgent } from './agent';
 import { type Core, getCore } from './core';
 
@@ -42,6 +43,9 @@ export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core:
             actionTokenKey: actionTokenKey(vapid.privateKey),
             // Each person's choices and quiet hours (issue 19).
             choices: dynamoNotificationChoicesStore(core.table),
+            // Quiet hours in each person's own zone (follow's preference; one cached read per minute).
+            personalZone: async (userId: string) =>
+              (await cachedPersonalPreferences({ facts: core.facts, clock: core.clock })(userId)).timezone,
             countPendingApprovals: async () => {
               const n = (await core.conversations.list({ limit: 100 })).reduce(
                 (n, c) => n + c.pendingCount,

@@ -305,6 +305,28 @@ describe('people’s choices and the assignee first (issue 19)', () => {
     expect(sender.sent[0]?.options.urgency).toBe('high');
   });
 
+  test("quiet hours are read in the person's own time zone preference, not the saving device's", async () => {
+    const { deps, sender } = await setup();
+    // Saved from a laptop set to UTC: 22:00–07:00 UTC would not be quiet at 07:30 UTC…
+    const quiet = {
+      approvals: true,
+      urgent: true,
+      everything: true,
+      quietHours: { start: '22:00', end: '07:00', timezone: 'UTC' },
+    };
+    const d = { ...deps, now: () => night, choices: choices({ user_alex: quiet }) };
+    await sendNotification(d, { ...approval, kind: 'alert' });
+    expect(sender.sent.map((s) => s.endpoint).sort()).toEqual([endpointA, endpointB]);
+    // …but Alex lives in Los Angeles (23:30 there): quiet.
+    sender.sent.length = 0;
+    const zoned = {
+      ...d,
+      personalZone: async (id: string) => (id === 'user_alex' ? 'America/Los_Angeles' : undefined),
+    };
+    await sendNotification(zoned, { ...approval, kind: 'alert' });
+    expect(sender.sent.map((s) => s.endpoint)).toEqual([endpointB]);
+  });
+
   test('a routed approval goes to its assignee first, then to everyone else; a personal push ignores choices', async () => {
     const { deps, sender } = await setup();
     const d = {

@@ -93,6 +93,11 @@ export interface SendNotificationDeps {
   actionTokenKey?: Buffer;
   /** People's choices (issue 19); absent = everyone gets everything, as before choices existed. */
   choices?: Pick<NotificationChoicesStore, 'all'>;
+  /**
+   * A person's own time zone (follow #20's personal preference), when they set one: their quiet hours are
+   * read in it rather than in the zone of the device that saved them (a phone abroad, a laptop in UTC).
+   */
+  personalZone?: (userId: string) => Promise<string | undefined>;
 }
 
 export interface SendNotificationResult {
@@ -200,10 +205,30 @@ async function recipients(
     deps.log.warn('notification choices unavailable; sending to every device', { error: errorMessage(e) });
     return new Map<string, NotificationChoices>();
   });
+  const zones = await personalZones(deps, [...new Set(all.map((s) => s.userId))]);
   const wanted = all.filter((s) =>
-    wantsPush(choices.get(s.userId) ?? DEFAULT_NOTIFICATION_CHOICES, input, now),
+    wantsPush(
+      inOwnZone(choices.get(s.userId) ?? DEFAULT_NOTIFICATION_CHOICES, zones.get(s.userId)),
+      input,
+      now,
+    ),
   );
   return { subscriptions: wanted, skipped: all.length - wanted.length };
+}
+
+/** Each person's own zone; one that cannot be read leaves their quiet hours in the device's zone. */
+async function personalZones(deps: SendNotificationDeps, userIds: string[]) {
+  const zones = new Map<string, string>();
+  if (!deps.personalZone) return zones;
+  for (const id of userIds) {
+    const zone = await deps.personalZone(id).catch(() => undefined);
+    if (zone) zones.set(id, zone);
+  }
+  return zones;
+}
+
+function inOwnZone(c: NotificationChoices, zone: string | undefined): NotificationChoices {
+  return zone && c.quietHours ? { ...c, quietHours: { ...c.quietHours, timezone: zone } } : c;
 }
 
 /**
