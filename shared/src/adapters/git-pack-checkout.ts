@@ -82,6 +82,28 @@ const TYPES = [undefined, 'commit', 'tree', 'blob', 'tag'] as const;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
+/**
+ * A pack entry's header at `offset`: its kind, where its zlib data starts, and a delta's base (by offset
+ * for OFS_DELTA, by id for REF_DELTA). The inflated size it also holds is skipped: inflate finds the end.
+ */
+export function readEntryHeader(pack: Buffer, offset: number) {
+  let pos = offset;
+  let byte = pack[pos++] as number;
+  const kind = (byte >> 4) & 7;
+  while (byte & 0x80) byte = pack[pos++] as number;
+  if (kind === OFS_DELTA) {
+    byte = pack[pos++] as number;
+    let back = byte & 0x7f;
+    while (byte & 0x80) {
+      byte = pack[pos++] as number;
+      back = ((back + 1) << 7) | (byte & 0x7f);
+    }
+    return { kind, pos, baseOffset: offset - back };
+  }
+  if (kind === REF_DELTA) return { kind, pos: pos + 20, baseOid: pack.toString('hex', pos, pos + 20) };
+  return { kind, pos };
+}
+
 /** Reads objects by oid, resolving delta chains (memoised by offset: siblings share their bases). */
 function packStore(pack: Buffer, index: Map<string, number> | undefined) {
   if (!index || pack.toString('latin1', 0, 4) !== 'PACK' || pack.readUInt32BE(4) !== 2) return undefined;
@@ -90,26 +112,11 @@ function packStore(pack: Buffer, index: Map<string, number> | undefined) {
     const known = byOffset.get(offset);
     if (known) return known;
     if (depth > 64) throw new PackError('delta chain too deep');
-    let pos = offset;
-    let byte = pack[pos++] as number;
-    const kind = (byte >> 4) & 7;
-    while (byte & 0x80) byte = pack[pos++] as number; // the inflated size; inflate finds it itself
+    const { kind, pos, ...head } = readEntryHeader(pack, offset);
     let object: PackObject;
     if (kind === OFS_DELTA || kind === REF_DELTA) {
-      let baseOffset: number | undefined;
-      if (kind === OFS_DELTA) {
-        byte = pack[pos++] as number;
-        let back = byte & 0x7f;
-        while (byte & 0x80) {
-          byte = pack[pos++] as number;
-          back = ((back + 1) << 7) | (byte & 0x7f);
-        }
-        baseOffset = offset - back;
-      } else {
-        baseOffset = index.get(pack.toString('hex', pos, pos + 20));
-        pos += 20;
-        if (baseOffset === undefined) throw new PackError('delta base outside the pack');
-      }
+      const baseOffset = head.baseOffset ?? (head.baseOid ? index.get(head.baseOid) : undefined);
+      if (baseOffset === undefined) throw new PackError('delta base outside the pack');
       const base = at(baseOffset, depth + 1);
       object = { type: base.type, data: applyDelta(base.data, inflateSync(pack.subarray(pos))) };
     } else {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, inflateSync } from 'node:zlib';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { applyDelta } from './git-pack-checkout';
+import { applyDelta, readEntryHeader } from './git-pack-checkout';
 
 /**
  * A clone's pack indexed with node:zlib and node:crypto (issue 14: memory cold start).
@@ -119,22 +119,13 @@ function readEntries(pack: Buffer): Entry[] | undefined {
   let pos = 12;
   for (let i = 0; i < count; i++) {
     const offset = pos;
-    let byte = pack[pos++] as number;
-    const kind = (byte >> 4) & 7;
-    while (byte & 0x80) byte = pack[pos++] as number;
+    const head = readEntryHeader(pack, offset);
+    const { kind } = head;
+    pos = head.pos;
     const entry: Entry = { offset, crc: 0, kind, data: Buffer.alloc(0) };
-    if (kind === OFS_DELTA) {
-      byte = pack[pos++] as number;
-      let back = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = pack[pos++] as number;
-        back = ((back + 1) << 7) | (byte & 0x7f);
-      }
-      entry.baseOffset = offset - back;
-    } else if (kind === REF_DELTA) {
-      entry.baseOid = pack.toString('hex', pos, pos + 20);
-      pos += 20;
-    } else if (!TYPES[kind]) return undefined;
+    if (head.baseOffset !== undefined) entry.baseOffset = head.baseOffset;
+    else if (head.baseOid !== undefined) entry.baseOid = head.baseOid;
+    else if (!TYPES[kind]) return undefined;
     // `info` gives the engine, whose bytesWritten is the compressed length this object took.
     const { buffer, engine } = inflateSync(pack.subarray(pos), { info: true }) as unknown as {
       buffer: Buffer;
