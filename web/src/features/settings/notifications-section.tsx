@@ -4,10 +4,11 @@ import type {
   NotificationChoices,
   notificationChoicesResponse,
 } from '../../../../shared/src/contracts/notification-choices';
-import { Banner, ErrorState, Loading } from '../../components/states';
+import { ErrorState, Loading } from '../../components/states';
 import { describeError } from '../../lib/api';
 import { useResource } from '../../lib/use-resource';
 import { useApi } from '../auth/auth-context';
+import { SaveForm, type SaveStatus } from './save-form';
 
 type Saved = z.infer<typeof notificationChoicesResponse>;
 interface Form {
@@ -51,7 +52,7 @@ export function NotificationsSection() {
   const api = useApi();
   const res = useResource(() => api.notificationChoices(), 'notification-choices', { intervalMs: 0 });
   const [form, setForm] = useState<Form | undefined>();
-  const [status, setStatus] = useState<{ kind: 'saved' | 'error'; text: string } | undefined>();
+  const [status, setStatus] = useState<SaveStatus>();
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (res.data && !form) setForm(formOf(res.data.choices));
@@ -80,25 +81,16 @@ export function NotificationsSection() {
   }
 
   return (
-    <form
+    <SaveForm
       className="prefs-form notify-form"
-      aria-label="What you are notified about"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
+      label="What you are notified about"
+      status={status}
+      saving={saving}
+      submit="Save notification choices"
+      onSave={save}
     >
       <ChoiceFields form={form} change={change} delay={res.data.teamDelayMinutes} />
-      {status?.kind === 'saved' && <Banner kind="info">{status.text}</Banner>}
-      {status?.kind === 'error' && (
-        <p className="error-text" role="alert">
-          {status.text}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary" disabled={saving}>
-        {saving ? 'Saving…' : 'Save notification choices'}
-      </button>
-    </form>
+    </SaveForm>
   );
 }
 

@@ -3,10 +3,11 @@ import type {
   PreferencesResponse,
   SavePersonalPreferences,
 } from '../../../../shared/src/contracts/preferences';
-import { Banner, ErrorState, Loading } from '../../components/states';
+import { ErrorState, Loading } from '../../components/states';
 import { describeError } from '../../lib/api';
 import { useResource } from '../../lib/use-resource';
 import { useApi } from '../auth/auth-context';
+import { SaveForm, type SaveStatus } from './save-form';
 
 interface Form {
   timezone: string;
@@ -56,7 +57,7 @@ export function PreferencesSection() {
   const api = useApi();
   const res = useResource(() => api.preferences(), 'preferences', { intervalMs: 0 });
   const [form, setForm] = useState<Form | undefined>();
-  const [status, setStatus] = useState<{ kind: 'saved' | 'error'; text: string } | undefined>();
+  const [status, setStatus] = useState<SaveStatus>();
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (res.data && !form) setForm(formOf(res.data));
@@ -92,24 +93,9 @@ export function PreferencesSection() {
   }
 
   return (
-    <form
-      className="prefs-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <SaveForm className="prefs-form" status={status} saving={saving} submit="Save preferences" onSave={save}>
       <PreferenceFields form={form} teamZone={teamZone} set={set} />
-      {status?.kind === 'saved' && <Banner kind="info">{status.text}</Banner>}
-      {status?.kind === 'error' && (
-        <p className="error-text" role="alert">
-          {status.text}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary" disabled={saving}>
-        {saving ? 'Saving…' : 'Save preferences'}
-      </button>
-    </form>
+    </SaveForm>
   );
 }
 
