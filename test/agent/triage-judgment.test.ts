@@ -68,6 +68,13 @@ test('an unknown number asking about a unit gets ONE card that adds them as a pr
   const created = Date.parse(contacts[0]!.createdAt);
   const sent = servers.openphone.state.sent.find((m) => m.to.includes(from));
   expect(Date.parse(sent!.createdAt)).toBeGreaterThanOrEqual(created);
+  // The conversation, titled by the bare number until now, is called by the name the card added.
+  const named = await world.conversationFor(`sms:${from}`);
+  expect([named?.title, named?.contact?.name, named?.contact?.phone]).toEqual([
+    'Jenna Park',
+    'Jenna Park',
+    from,
+  ]);
   // Redelivery of the decision changes nothing: still one contact, one text.
   await world.work();
   expect(world.sentTo(from)).toHaveLength(1);
