@@ -103,3 +103,18 @@ test('an unknown number that is not a lead still gets a team alert, not silence'
   expect(conv?.lead).toBeUndefined();
   expect(world.notifications.slice(before).map((n) => n.kind)).toEqual(['alert']);
 });
+
+test('an unknown number asking to view a unit is a new lead, as one asking whether it is available', async () => {
+  const from = '+14155550165';
+  await world.deliver(
+    smsEvent(
+      from,
+      'Could I come see the apartment on Saturday morning? Any time after 10 works',
+      servers.clock(),
+    ),
+  );
+  const actions = await world.actionsFor(`sms:${from}`);
+  expect(actions.map((a) => a.tool)).toEqual(['welcome_contact']);
+  expect(actions[0]?.reason).toMatch(/showing \/ scheduling/);
+  expect((await world.conversationFor(`sms:${from}`))?.lead?.state).toBe('new');
+});
