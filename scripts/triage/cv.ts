@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier, EMERGENCY_THRESHOLD } from '../../shared/src/domain/triage/classifier';
 import { evaluate, formatConfusion } from '../../shared/src/domain/triage/evaluate';
+import type { TriageClass } from '../../shared/src/domain/triage/labels';
 import { nearDuplicateGroups } from '../../shared/src/domain/triage/split';
 import { TRIAGE_TRAIN_OPTIONS, trainTriageModel } from '../../shared/src/domain/triage/train';
 import { type Example, loadCorpus, loadWordVectors, splitCorpus } from './corpus';
@@ -23,7 +24,7 @@ const { training } = splitCorpus(loadCorpus());
 const groupOf = nearDuplicateGroups(training.map((e) => e.text));
 const foldOf = (e: Example) =>
   createHash('sha256')
-    .update(`cv${process.env.FOLD_SALT ?? ""}:${groupOf.get(e.text) ?? e.text}`)
+    .update(`cv${process.env.FOLD_SALT ?? ''}:${groupOf.get(e.text) ?? e.text}`)
     .digest()
     .readUInt8(0) % FOLDS;
 const vectors = options.vectorScale > 0 ? loadWordVectors() : undefined;
@@ -37,7 +38,7 @@ const models = Array.from({ length: FOLDS }, (_, fold) =>
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 console.log(`settings ${JSON.stringify(options)}`);
 for (const threshold of thresholds) {
-  const predicted = new Map<string, string>();
+  const predicted = new Map<string, TriageClass>();
   for (let fold = 0; fold < FOLDS; fold += 1) {
     const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold });
     for (const e of training.filter((x) => foldOf(x) === fold))
