@@ -417,7 +417,8 @@ async function outsideText(t: SmsTurn) {
       afterInbound({ ...t.outer, ...turn }, found, {
         channelKey: t.key,
         channel: 'sms',
-        isLead: triage?.triageClass === 'lead',
+        // An unknown number asking to see a unit is a lead too: its card adds them as a prospect (issue 17).
+        isLead: triage?.triageClass === 'lead' || (!t.contact && triage?.triageClass === 'showing'),
         text: texts.join(' '),
       }),
   });

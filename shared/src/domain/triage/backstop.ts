@@ -17,7 +17,7 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   ],
   [
     'security',
-    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\bburglari[sz]ed\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
+    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\b(burglari[sz]ed|burgled)\b|\b(lock|deadbolt|cylinder)\b.{0,20}\b(drilled|snapped|bumped) (out|off)\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
   ],
   [
     'water',
@@ -33,7 +33,7 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   ],
   [
     'gas',
-    /\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
+    /\b(gas|fumes|exhaust|co)\b.{0,60}\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b|\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b.{0,60}\b(gas|fumes|exhaust)\b|\bgas (company|utility|man|guy|crew)\b.{0,40}\b(leave|evacuate|get out|shut (it|everything) off)\b|\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
   ],
   [
     'fire',
@@ -41,11 +41,27 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   ],
 ];
 
+/**
+ * An indoor temperature a person should not live in: heating codes ask for about 68 °F by day and 62 °F at
+ * night, and below 55 °F indoors pipes and people are at risk. Only a reading said to be inside counts
+ * ("it's 48 in here", "52 degrees in the apartment"), never the weather outside or a thermostat that is off by
+ * a few degrees.
+ */
+const INDOOR_READING =
+  /\b(?<a>\d{2})\s?(°\s?f?|degrees?|deg)?\s?(inside|in here|in (the|my|our) (apartment|unit|house|place|bedroom|living room|kids'? room|home))\b|\b(inside|in here|in (the|my|our) (apartment|unit|house|place|home)|thermostat (says|reads|shows|is at)|(it'?s|is) only)\b.{0,20}?\b(?<b>\d{2})\s?(°\s?f?|degrees?|deg)\b/i;
+
+function coldIndoors(text: string): string | undefined {
+  const m = text.match(INDOOR_READING);
+  const reading = Number(m?.groups?.a ?? m?.groups?.b);
+  return m && reading >= 30 && reading < 55 ? m[0].toLowerCase() : undefined;
+}
+
 /** The first backstop phrase in the text, with the kind it names, or undefined. */
 export function backstopOf(text: string): { kind: EmergencyKind; phrase: string } | undefined {
   for (const [kind, re] of BACKSTOP) {
     const m = text.match(re);
     if (m) return { kind, phrase: m[0].toLowerCase() };
   }
-  return undefined;
+  const cold = coldIndoors(text);
+  return cold ? { kind: 'heat', phrase: cold } : undefined;
 }
