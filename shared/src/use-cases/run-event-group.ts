@@ -1,7 +1,7 @@
 import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
 import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
-import { reasonRedrafts } from '../agent/redraft-rules';
 import { PROMPT_HISTORY } from '../agent/plan-step';
+import { reasonRedrafts } from '../agent/redraft-rules';
 import { type AgentDeps, driveRun } from '../agent/run-agent';
 import { openTurn } from '../agent/turn';
 import type { Trigger } from '../agent/types';
@@ -140,7 +140,9 @@ async function chatTurn(
 ): Promise<AgentOutcome> {
   const p = primary.payload;
   const prompt = outer.model !== undefined;
-  const early = prompt ? outer.policy?.holdFacts?.(p.conversationId, undefined, { readNow: true }) : undefined;
+  const early = prompt
+    ? outer.policy?.holdFacts?.(p.conversationId, undefined, { readNow: true })
+    : undefined;
   try {
     const deps = await openTurn(outer, p.conversationId, `run_${primary.id}`, {
       ...(prompt ? { history: PROMPT_HISTORY } : {}),
