@@ -10,6 +10,10 @@ import type { EmergencyKind } from './labels';
  * held-apart split. A pattern must not fire on a device or a past repair ("the smoke detector chirps",
  * "invoice for the fire damage"), so each needs the hazard itself, not just its noun.
  */
+/** Heating that is out, in a tenant's words, and who cannot wait for it: the young, old or sick. */
+const NO_HEAT = String.raw`\b(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|off|dead|broken|not working|isn'?t working|isnt working|hasn'?t worked|hasnt worked|stopped|won'?t (come|turn) on)\b`;
+const VULNERABLE = String.raw`(bab(y|ies)|newborn|infant|toddler|elderly|grandm\w+|grandpa|sick|(sleep\w*|sitting) in (our |my |their )?(coats|jackets))\b`;
+
 export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   [
     'medical',
@@ -21,15 +25,18 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   ],
   [
     'water',
-    /\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
+    /\b(is|are|was|got|went) (under ?water)\b|\b(rains?|raining|pouring) (on|onto|into|in|through) (my|our|the) (floor|bathroom|kitchen|bedroom|bed|living room|apartment|unit)\b|\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
   ],
   [
     'electrical',
-    /\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
+    /\b(live|exposed|bare) (live )?(wires?|wiring)\b|\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
   ],
   [
     'heat',
-    /\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))/i,
+    new RegExp(
+      String.raw`\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))|${NO_HEAT}.{0,60}\b${VULNERABLE}|\b${VULNERABLE}.{0,60}${NO_HEAT}`,
+      'i',
+    ),
   ],
   [
     'gas',

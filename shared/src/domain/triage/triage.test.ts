@@ -100,6 +100,14 @@ describe('triage model', () => {
     expect(backstopOf('the gas company came and told us to leave')).toMatchObject({ kind: 'gas' });
     expect(backstopOf('we got burgled while we were away')).toMatchObject({ kind: 'security' });
     expect(backstopOf('the deadbolt was drilled out')).toMatchObject({ kind: 'security' });
+    expect(backstopOf("heat hasn't worked since Friday and my toddler is sick")).toMatchObject({
+      kind: 'heat',
+    });
+    expect(backstopOf('the heater is slow to warm up, the baby room is fine')).toBeUndefined();
+    expect(backstopOf('the laundry room is under water')).toMatchObject({ kind: 'water' });
+    expect(backstopOf('there are exposed wires where the old light was')).toMatchObject({
+      kind: 'electrical',
+    });
   });
 
   it('names an emergency without its keywords, with its kind and the words that weighed', async () => {
