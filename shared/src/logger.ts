@@ -36,6 +36,8 @@ export function currentLogContext(): Readonly<Record<string, string>> | undefine
 
 class CorrelatedLogger extends Logger {
   protected override processLogItem(level: number, input: LogItemMessage, extra: LogItemExtraInput): void {
+    // Below the level nothing is printed (no log buffer is configured): skip the copy of the context.
+    if (level < this.level) return;
     const keys = scope.getStore();
     super.processLogItem(level, input, keys ? ([...extra, { ...keys }] as LogItemExtraInput) : extra);
   }

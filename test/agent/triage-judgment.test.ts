@@ -68,6 +68,13 @@ test('an unknown number asking about a unit gets ONE card that adds them as a pr
   const created = Date.parse(contacts[0]!.createdAt);
   const sent = servers.openphone.state.sent.find((m) => m.to.includes(from));
   expect(Date.parse(sent!.createdAt)).toBeGreaterThanOrEqual(created);
+  // The conversation, titled by the bare number until now, is called by the name the card added.
+  const named = await world.conversationFor(`sms:${from}`);
+  expect([named?.title, named?.contact?.name, named?.contact?.phone]).toEqual([
+    'Jenna Park',
+    'Jenna Park',
+    from,
+  ]);
   // Redelivery of the decision changes nothing: still one contact, one text.
   await world.work();
   expect(world.sentTo(from)).toHaveLength(1);
@@ -95,4 +102,19 @@ test('an unknown number that is not a lead still gets a team alert, not silence'
   expect(last).toMatch(/unknown number/);
   expect(conv?.lead).toBeUndefined();
   expect(world.notifications.slice(before).map((n) => n.kind)).toEqual(['alert']);
+});
+
+test('an unknown number asking to view a unit is a new lead, as one asking whether it is available', async () => {
+  const from = '+14155550165';
+  await world.deliver(
+    smsEvent(
+      from,
+      'Could I come see the apartment on Saturday morning? Any time after 10 works',
+      servers.clock(),
+    ),
+  );
+  const actions = await world.actionsFor(`sms:${from}`);
+  expect(actions.map((a) => a.tool)).toEqual(['welcome_contact']);
+  expect(actions[0]?.reason).toMatch(/showing \/ scheduling/);
+  expect((await world.conversationFor(`sms:${from}`))?.lead?.state).toBe('new');
 });

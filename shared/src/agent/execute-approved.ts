@@ -25,6 +25,22 @@ async function markPaged(
 }
 
 /**
+ * An unknown number added as a contact (issue 17): the conversation, titled by the bare number until now, is
+ * called by the name the card gave it (as edited by whoever approved), the way the contact list now knows it.
+ * Without a name nothing changes. In a turn this joins the turn's own write.
+ */
+async function nameWelcomed(
+  deps: { conversations: ConversationStore },
+  conversationId: string,
+  action: PendingAction,
+) {
+  const name = typeof action.args.name === 'string' ? action.args.name.trim() : '';
+  const c = await deps.conversations.get(conversationId);
+  if (!name || !c?.contact || c.contact.name !== c.contact.phone) return;
+  await deps.conversations.setThreadFields(conversationId, { title: name, contact: { ...c.contact, name } });
+}
+
+/**
  * A decided card, one durable `tool_result` step: denied or expired becomes an observation the planner
  * answers; approved is executed exactly once (execute-action.ts) and its result shown in the conversation.
  */
@@ -50,6 +66,7 @@ export function approvedStep(ctx: RunContext, action: PendingAction, scope: Call
       scope.toolCtx,
     );
     if (exec.ok && action.tool === 'escalate') await markPaged(deps, ctx.convId, action);
+    if (exec.ok && action.tool === 'welcome_contact') await nameWelcomed(deps, ctx.convId, action);
     await deps.conversations.appendMessage({
       id: `m_${action.id}_result`,
       conversationId: ctx.convId,

@@ -75,8 +75,22 @@ export function buildInstructions(i: InstructionsInput): { stable: string; dynam
 /** One formatter per time zone per container: building one (as luxon did per call) was most of a prompt's cost. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** The last text per zone and the minute it shows: the prompt is built twice a turn, and turns come in bursts. */
+const shown = new Map<string, { minute: number; text: string }>();
+
 /** "Tuesday 24 November 2026, 09:05" in the team's zone (what luxon's `cccc d LLLL yyyy, HH:mm` wrote). */
 export function localTime(now: Date, timeZone: string): string {
+  // Every zone's offset is whole minutes, so one UTC minute is one local minute: formatToParts (a tenth of a
+  // chat turn's own CPU, issue 14) runs once per zone per minute.
+  const minute = Math.floor(now.getTime() / 60_000);
+  const known = shown.get(timeZone);
+  if (known?.minute === minute) return known.text;
+  const text = formatLocalTime(now, timeZone);
+  shown.set(timeZone, { minute, text });
+  return text;
+}
+
+function formatLocalTime(now: Date, timeZone: string): string {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

@@ -8,6 +8,9 @@ import type { RunContext } from './run-context';
 import { isTransient } from './transient';
 import type { Plan, PlannerInput, Trigger } from './types';
 
+/** How many of the newest messages a prompt's history is made from (compacted in claude-planner). */
+export const PROMPT_HISTORY = 30;
+
 /**
  * Planner: one durable `plan` step — Claude when the run is in Claude mode (the rules planner takes over on a
  * model outage), the rules planner otherwise. The model's usage is added to the run, and a run over its
@@ -94,7 +97,7 @@ async function modelPlan(ctx: RunContext, trigger: Trigger, rounds: Round[]) {
     deps.adminInstructions?.(),
     deps.memory?.context(),
     deps.policy?.summary(ctx.convId, deps.clock()),
-    deps.conversations.listMessages(ctx.convId, { limit: 30 }),
+    deps.conversations.listMessages(ctx.convId, { limit: PROMPT_HISTORY }),
   ]);
   const own = trigger.kind === 'chat' ? trigger.user.preferences : undefined;
   const system = buildInstructions({

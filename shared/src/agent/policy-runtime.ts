@@ -36,7 +36,8 @@ export function conversationPolicy(opts: ConversationPolicyOptions) {
     guard: policyGuard(runtimeFor, refreshed, opts.log),
     tools: [perConversation(askPolicy, runtimeFor), perConversation(setFocus, runtimeFor)],
     /** A turn reads the conversation's facts once (turn-fact-cache.ts); call the release when it ends. */
-    holdFacts: (conversationId: string, writes?: StagedFactWrites) => facts.hold(conversationId, writes),
+    holdFacts: (conversationId: string, writes?: StagedFactWrites, opts?: { readNow?: boolean }) =>
+      facts.hold(conversationId, writes, opts),
     ...factOperations(runtimeFor, opts),
   };
 }

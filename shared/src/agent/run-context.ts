@@ -71,8 +71,8 @@ export interface AgentDeps {
       now: Date,
     ): Promise<void>;
     summary(conversationId: string, now: Date): Promise<string>;
-    /** Holds the conversation's facts in memory for the turn; returns the release. */
-    holdFacts?(conversationId: string, writes?: StagedFactWrites): () => void;
+    /** Holds the conversation's facts in memory for the turn (`readNow`: read them at once); returns the release. */
+    holdFacts?(conversationId: string, writes?: StagedFactWrites, opts?: { readNow?: boolean }): () => void;
   };
   /** Inbound photos: records written with the message; bytes fetched for the model in Claude mode. */
   media?: MediaStore;

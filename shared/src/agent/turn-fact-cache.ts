@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type FactStore, type FactValue, factHolds, type StoredFact } from '../ports/fact-store';
 
 /** Where a held conversation's fact writes go instead of the store: the open turn's commit. */
@@ -12,12 +11,13 @@ export interface TurnFactCache extends FactStore {
   /**
    * Reads of this conversation are served from one load until the returned release is called; with
    * `writes`, its fact writes are staged there (committed with the turn) instead of sent one by one.
+   * `readNow` starts the load at once, so it goes alongside the turn's other reads instead of after them.
    */
-  hold(conversationId: string, writes?: StagedFactWrites): () => void;
+  hold(conversationId: string, writes?: StagedFactWrites, opts?: { readNow?: boolean }): () => void;
 }
 
-const keyOf = (predicate: string, args: FactValue[]) =>
-  `${predicate}#${createHash('sha256').update(JSON.stringify(args)).digest('base64url')}`;
+/** A fact's identity in the held map (the store hashes it into a sort key; a map needs no hash). */
+const keyOf = (predicate: string, args: FactValue[]) => `${predicate}#${JSON.stringify(args)}`;
 
 /**
  * The policy engine reads a conversation's facts several times a turn (the prompt's summary before each model
@@ -46,11 +46,13 @@ export function turnFactCache(store: FactStore): TurnFactCache {
   };
 
   return {
-    hold(conversationId, writes) {
+    hold(conversationId, writes, opts) {
       const h = held.get(conversationId) ?? { holders: 0 };
       h.holders++;
       if (writes) h.writes = writes;
       held.set(conversationId, h);
+      // Not awaited here: a failed early read is dropped (load's own catch) and the first use reads again.
+      if (opts?.readNow) load(conversationId);
       let released = false;
       return () => {
         if (released) return;

@@ -59,7 +59,7 @@ export async function openTurn<D extends TurnPorts>(
   deps: D,
   conversationId: string,
   runId?: string,
-  opts?: { isNew?: boolean },
+  opts?: { isNew?: boolean; history?: number },
 ): Promise<D> {
   if (!deps.turns) return deps;
   if (
@@ -72,8 +72,17 @@ export async function openTurn<D extends TurnPorts>(
   const store = deps.turns;
   // A conversation named after this event and found under none of its keys cannot exist yet (its first commit
   // writes it and its trigger key together): nothing to read. Were it there, its create's condition fails.
+  // `history`: the caller will want the newest messages (a prompt's history window), so they are read
+  // alongside the partition query — one round trip instead of two in a row.
+  const recent =
+    opts?.history && !opts.isNew
+      ? { limit: opts.history, messages: store.recentMessages(conversationId, opts.history) }
+      : undefined;
+  // Were the partition read to fail first, the window's failure must not surface as an unhandled rejection.
+  recent?.messages.catch(() => {});
   const snap = opts?.isNew ? { runs: [], steps: [], actions: [] } : await store.load(conversationId, runId);
   const state = new TurnState(conversationId, runId, snap, store);
+  if (recent) keepRecent(state, recent);
   let staged: TurnWrite[] = [];
   const turn: OpenTurn = {
     conversationId,
@@ -161,16 +170,18 @@ class TurnState {
 const messageKey = (m: Message) => `${m.createdAt}#${m.id}`;
 const byMessageKey = (a: Message, b: Message) => (messageKey(a) < messageKey(b) ? -1 : 1);
 
+/** The stored window as read (or being read); a failed read is not kept: the next ask reads again. */
+function keepRecent(state: TurnState, recent: NonNullable<TurnState['recent']>) {
+  state.recent = recent;
+  recent.messages.catch(() => {
+    if (state.recent === recent) delete state.recent;
+  });
+}
+
 /** The newest `limit` messages: the stored window (one query, the first time) merged with this turn's own. */
 async function history(state: TurnState, limit: number): Promise<Message[]> {
-  if (state.existed && (!state.recent || state.recent.limit < limit)) {
-    const recent = { limit, messages: state.store.recentMessages(state.conversationId, limit) };
-    state.recent = recent;
-    // A failed read is not kept: the next ask reads again.
-    recent.messages.catch(() => {
-      if (state.recent === recent) delete state.recent;
-    });
-  }
+  if (state.existed && (!state.recent || state.recent.limit < limit))
+    keepRecent(state, { limit, messages: state.store.recentMessages(state.conversationId, limit) });
   const read = await (state.recent?.messages ?? []);
   const seen = new Set(state.appended.map(messageKey));
   const stored = read.filter((m) => !seen.has(messageKey(m)));

@@ -66,8 +66,10 @@ export const leadInfo = z.object({
 });
 export type LeadInfo = z.infer<typeof leadInfo>;
 
-/** The conversation fields follow (#20) writes, all optional. */
-export type ThreadFields = Partial<Pick<Conversation, 'assignee' | 'lead' | 'channels'>>;
+/** The conversation fields follow (#20) writes, and the name a welcomed newcomer gets (#17); all optional. */
+export type ThreadFields = Partial<
+  Pick<Conversation, 'assignee' | 'lead' | 'channels' | 'title' | 'contact'>
+>;
 /** The cards' own conversation field (cards #18): the claim mirrored from the card; null when it is released. */
 export type CardFields = { claimedBy?: string | null };
 /** The inbox's own fields (issue 19): `status: 'open'` is stored as no status at all. */

@@ -1,5 +1,6 @@
 import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
 import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
+import { PROMPT_HISTORY } from '../agent/plan-step';
 import { reasonRedrafts } from '../agent/redraft-rules';
 import { type AgentDeps, driveRun } from '../agent/run-agent';
 import { openTurn } from '../agent/turn';
@@ -92,24 +93,8 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
       }
       return out;
     }
-    case 'chat.message': {
-      const p = primary.payload;
-      deps = await openTurn(deps, p.conversationId, `run_${primary.id}`);
-      const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
-      if (gate) return gate;
-      const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user, {
-        eventId: primary.id,
-      });
-      if (reviewed) return reviewed;
-      return driveRun(deps, {
-        conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
-        trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
-        messageIds: events.flatMap((e) => (e.type === 'chat.message' ? [e.payload.messageId] : [])),
-        runId: `run_${primary.id}`,
-        eventIds: [primary.id],
-        key: primary.key,
-      });
-    }
+    case 'chat.message':
+      return chatTurn(deps, events, primary);
     case 'sms.received':
       return andUnseen(
         deps,
@@ -140,6 +125,44 @@ export async function runEventGroup(deps: RunEventGroupDeps, events: EventEnvelo
       return researchStep(deps, primary);
     default:
       return { outcome: `no agent work for ${primary.type}` };
+  }
+}
+
+/**
+ * A team member's chat message: the pending-draft gate, a research plan's review, or a run. In Claude mode
+ * the prompt needs the conversation's facts and its newest messages: both are read alongside the turn's
+ * partition query (one round trip before the first model call, not two in a row; issue 14).
+ */
+async function chatTurn(
+  outer: RunEventGroupDeps,
+  events: EventEnvelope[],
+  primary: EventOf<'chat.message'>,
+): Promise<AgentOutcome> {
+  const p = primary.payload;
+  const prompt = outer.model !== undefined;
+  const early = prompt
+    ? outer.policy?.holdFacts?.(p.conversationId, undefined, { readNow: true })
+    : undefined;
+  try {
+    const deps = await openTurn(outer, p.conversationId, `run_${primary.id}`, {
+      ...(prompt ? { history: PROMPT_HISTORY } : {}),
+    });
+    const gate = await pendingGate(deps, p.conversationId, p.text, p.user, { channel: 'web' });
+    if (gate) return gate;
+    const reviewed = await researchChatReview(deps, p.conversationId, p.text, p.user, {
+      eventId: primary.id,
+    });
+    if (reviewed) return reviewed;
+    return await driveRun(deps, {
+      conversation: { id: p.conversationId, create: () => missing(p.conversationId), inbound: [] },
+      trigger: { kind: 'chat', channel: 'web', text: p.text, user: p.user },
+      messageIds: events.flatMap((e) => (e.type === 'chat.message' ? [e.payload.messageId] : [])),
+      runId: `run_${primary.id}`,
+      eventIds: [primary.id],
+      key: primary.key,
+    });
+  } finally {
+    early?.();
   }
 }
 
@@ -396,7 +419,8 @@ async function outsideText(t: SmsTurn) {
       afterInbound({ ...t.outer, ...turn }, found, {
         channelKey: t.key,
         channel: 'sms',
-        isLead: triage?.triageClass === 'lead',
+        // An unknown number asking to see a unit is a lead too: its card adds them as a prospect (issue 17).
+        isLead: triage?.triageClass === 'lead' || (!t.contact && triage?.triageClass === 'showing'),
         text: texts.join(' '),
       }),
   });

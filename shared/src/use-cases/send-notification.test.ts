@@ -165,9 +165,18 @@ describe('sendNotification', () => {
       body: 'Unknown sender',
       contact: { phone: '+14155550999' },
     });
+    // An unknown number's conversation names it by its number: said once, not "+1… (+1…)".
+    await sendNotification(deps, {
+      kind: 'alert',
+      conversationId: 'c3',
+      title: 'New text',
+      body: 'Is the 2 bed free?',
+      contact: { name: '+14155550177', phone: '+14155550177' },
+    });
     const bodies = sender.sent.map((s) => JSON.parse(s.payload).body as string);
     expect(bodies[0]).toBe('Maria Lopez says the sink leaks');
     expect(bodies[2]).toBe('+14155550999: Unknown sender');
+    expect(bodies[4]).toBe('+14155550177: Is the 2 bed free?');
   });
 
   test('a long, multi-byte preview still yields a payload under 3 KB', async () => {

@@ -301,7 +301,8 @@ export function buildNotificationPayload(
 function composeBody(input: z.infer<typeof sendNotificationInput>): string {
   const name = input.contact?.name?.trim();
   const phone = input.contact?.phone?.trim();
-  const who = name && phone ? `${name} (${phone})` : (name ?? phone);
+  // An unknown number's "name" is the number itself: say it once.
+  const who = name && phone && name !== phone ? `${name} (${phone})` : (name ?? phone);
   const text = input.body.trim();
   // The producer may already have written the name into the body; do not say it twice.
   const alreadyNamed = !!name && text.includes(name);

@@ -24,6 +24,10 @@ export function makeDynamoClients(opts: { region: string; endpoint?: string }) {
       ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
   });
+  // The SDK's logger middleware walks every request and response through its sensitive-data filter to hand
+  // the copy to the default no-op logger: about a sixth of a chat turn's own CPU (issue 14). We never give
+  // the clients a logger (our adapters log what matters), so the middleware only costs.
+  raw.middlewareStack.remove('loggerMiddleware');
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });

@@ -623,6 +623,22 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 /** Seeds for a run: who the assistant acts for, today's date, the team's timezone and settings. */
+/** The last date read per zone, with the minute it was read in (every zone's offset is whole minutes). */
+const todays = new Map<string, { minute: number; date: string }>();
+
+/**
+ * The date in a zone, converted once per zone per minute: luxon's zone conversion was a tenth of a chat
+ * turn's own CPU (issue 14), paid for every conversation's first guard.
+ */
+function localDate(now: Date, zone: string): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const known = todays.get(zone);
+  if (known?.minute === minute) return known.date;
+  const date = DateTime.fromJSDate(now, { zone }).toISODate() ?? '';
+  todays.set(zone, { minute, date });
+  return date;
+}
+
 export function runSeeds(input: {
   now: Date;
   timezone: string;
@@ -631,7 +647,7 @@ export function runSeeds(input: {
   settings?: Record<string, FactValue | boolean>;
 }): SeedFact[] {
   checkTimezone(input.timezone);
-  const today = DateTime.fromJSDate(input.now, { zone: input.timezone }).toISODate() ?? '';
+  const today = localDate(input.now, input.timezone);
   return [
     ...(input.currentUser
       ? [{ predicate: 'current_user', args: [input.currentUser], detail: 'run identity' }]

@@ -10,6 +10,10 @@ import type { EmergencyKind } from './labels';
  * held-apart split. A pattern must not fire on a device or a past repair ("the smoke detector chirps",
  * "invoice for the fire damage"), so each needs the hazard itself, not just its noun.
  */
+/** Heating that is out, in a tenant's words, and who cannot wait for it: the young, old or sick. */
+const NO_HEAT = String.raw`\b(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|off|dead|broken|not working|isn'?t working|isnt working|hasn'?t worked|hasnt worked|stopped|won'?t (come|turn) on)\b`;
+const VULNERABLE = String.raw`(bab(y|ies)|newborn|infant|toddler|elderly|grandm\w+|grandpa|sick|(sleep\w*|sitting) in (our |my |their )?(coats|jackets))\b`;
+
 export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   [
     'medical',
@@ -17,23 +21,26 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   ],
   [
     'security',
-    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\bburglari[sz]ed\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
+    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\b(burglari[sz]ed|burgled)\b|\b(lock|deadbolt|cylinder)\b.{0,20}\b(drilled|snapped|bumped) (out|off)\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
   ],
   [
     'water',
-    /\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
+    /\b(is|are|was|got|went) (under ?water)\b|\b(rains?|raining|pouring) (on|onto|into|in|through) (my|our|the) (floor|bathroom|kitchen|bedroom|bed|living room|apartment|unit)\b|\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
   ],
   [
     'electrical',
-    /\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
+    /\b(live|exposed|bare) (live )?(wires?|wiring)\b|\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
   ],
   [
     'heat',
-    /\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))/i,
+    new RegExp(
+      String.raw`\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))|${NO_HEAT}.{0,60}\b${VULNERABLE}|\b${VULNERABLE}.{0,60}${NO_HEAT}`,
+      'i',
+    ),
   ],
   [
     'gas',
-    /\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
+    /\b(gas|fumes|exhaust|co)\b.{0,60}\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b|\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b.{0,60}\b(gas|fumes|exhaust)\b|\bgas (company|utility|man|guy|crew)\b.{0,40}\b(leave|evacuate|get out|shut (it|everything) off)\b|\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
   ],
   [
     'fire',
@@ -41,11 +48,27 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   ],
 ];
 
+/**
+ * An indoor temperature a person should not live in: heating codes ask for about 68 °F by day and 62 °F at
+ * night, and below 55 °F indoors pipes and people are at risk. Only a reading said to be inside counts
+ * ("it's 48 in here", "52 degrees in the apartment"), never the weather outside or a thermostat that is off by
+ * a few degrees.
+ */
+const INDOOR_READING =
+  /\b(?<a>\d{2})\s?(°\s?f?|degrees?|deg)?\s?(inside|in here|in (the|my|our) (apartment|unit|house|place|bedroom|living room|kids'? room|home))\b|\b(inside|in here|in (the|my|our) (apartment|unit|house|place|home)|thermostat (says|reads|shows|is at)|(it'?s|is) only)\b.{0,20}?\b(?<b>\d{2})\s?(°\s?f?|degrees?|deg)\b/i;
+
+function coldIndoors(text: string): string | undefined {
+  const m = text.match(INDOOR_READING);
+  const reading = Number(m?.groups?.a ?? m?.groups?.b);
+  return m && reading >= 30 && reading < 55 ? m[0].toLowerCase() : undefined;
+}
+
 /** The first backstop phrase in the text, with the kind it names, or undefined. */
 export function backstopOf(text: string): { kind: EmergencyKind; phrase: string } | undefined {
   for (const [kind, re] of BACKSTOP) {
     const m = text.match(re);
     if (m) return { kind, phrase: m[0].toLowerCase() };
   }
-  return undefined;
+  const cold = coldIndoors(text);
+  return cold ? { kind: 'heat', phrase: cold } : undefined;
 }

@@ -16,7 +16,7 @@ const CONCEPTS: Array<[string, RegExp]> = [
   ],
   [
     'water',
-    /\b(water|leak\w*|pour\w*|drip\w*|flood\w*|soak\w*|overflow\w*|burst|gush\w*|spray\w*|puddle|sewage|seep\w*|wet|drain)\b/i,
+    /\b(water|leak\w*|pour\w*|drip\w*|flood\w*|soak\w*|overflow\w*|burst|gush\w*|spray\w*|puddle|sewage|seep\w*|wet|drain|underwater|submerged|rains? (on|in|into|through|down)|raining (on|in|into|through|down))\b/i,
   ],
   [
     'now',
@@ -28,11 +28,11 @@ const CONCEPTS: Array<[string, RegExp]> = [
   ],
   [
     'crime',
-    /\b(stole|stolen|steal\w*|theft|thie(f|ves)|robb\w*|burglar\w*|broke in(to)?|break-?in|broken into|forced|pried|pry|smash\w*|intruder|stranger|police|cops?|assault\w*|gun|knife|weapon|mugg\w*|trespass\w*|tamper\w*|kicked in|jimm\w*)\b/i,
+    /\b(stole|stolen|steal\w*|theft|thie(f|ves)|robb\w*|burgl\w*|broke in(to)?|break-?in|broken into|forced|pried|pry|smash\w*|intruder|stranger|police|cops?|assault\w*|gun|knife|weapon|mugg\w*|trespass\w*|tamper\w*|kicked in|jimm\w*)\b/i,
   ],
   [
     'cold',
-    /\b(freez\w*|cold|degrees|below zero|ice cold|no heat|heat(ing)? (is )?(out|off|dead|broken)|furnace|boiler|radiators?|heater|thermostat|°f?)\b|°/i,
+    /\b(freez\w*|cold|degrees|below zero|ice cold|no heat|heat(ing)? (is )?(out|off|dead|broken)|furnace|boiler|radiators?|heater|thermostat|°f?|(sleep\w*|sitting|wearing) (in )?(our |my |their )?(coats|jackets|gloves|hats)|(see|seeing) (our|my) breath)\b|°/i,
   ],
   [
     'fire',
@@ -42,6 +42,11 @@ const CONCEPTS: Array<[string, RegExp]> = [
   [
     'electric',
     /\b(spark\w*|shock\w*|electrocut\w*|electri\w*|wires?|wiring|outlets?|breakers?|panel|arc\w*|melt\w*|transformer|power|plug|volt\w*)\b/i,
+  ],
+  /** Hazards a person can touch or breathe: exposed live parts, gas or fumes with the body's symptoms. */
+  [
+    'exposure',
+    /\b(live|exposed|bare|hanging|dangling|down(ed)?) (wires?|cables?|lines?)\b|\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|sleepy|drowsy)\b/i,
   ],
   [
     'money',

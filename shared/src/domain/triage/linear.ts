@@ -44,6 +44,11 @@ export interface TrainOptions {
   minWeight: number;
   /** How many words' distilled rows ship (the most decisive first); the worker's artifact pays for each. */
   lexiconSize: number;
+  /**
+   * The class model learns each emergency kind as its own label (the seven still weigh as one class), and
+   * "emergency" is the sum of their probabilities.
+   */
+  kindLabels?: boolean;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -247,10 +252,12 @@ export function loadLinear(model: LinearModelJson): (text: string) => LinearPred
     return {
       probabilities: Object.fromEntries(model.labels.map((l, k) => [l, p[k] as number])),
       cues(label, n) {
-        const k = model.labels.indexOf(label);
+        // A class learnt as several labels (emergency kinds) weighs a word by its strongest label.
+        const ks = model.labels.flatMap((l, k) => (l === label || l.startsWith(`${label}.`) ? [k] : []));
+        const weightOf = (f: number) => Math.max(...ks.map((k) => weights[f * K + k] ?? 0));
         return idx
           .filter((f) => features[f]?.startsWith('w:'))
-          .map((f) => ({ word: (features[f] as string).slice(2), weight: weights[f * K + k] ?? 0 }))
+          .map((f) => ({ word: (features[f] as string).slice(2), weight: weightOf(f) }))
           .filter((c) => c.weight > 0)
           .sort((a, c) => c.weight - a.weight)
           .slice(0, n)

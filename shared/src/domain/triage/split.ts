@@ -52,3 +52,26 @@ export function nearDuplicates(
   }
   return out;
 }
+
+/**
+ * Each text → the first text of its group, where a group links texts at least `threshold` alike (word
+ * Jaccard, transitively). Cross-validation keeps a group in one fold, so a fold is tested on texts as far
+ * from what it trained on as the held-apart split is from the training split (which has no such pairs).
+ */
+export function nearDuplicateGroups(texts: readonly string[], threshold = 0.7): Map<string, string> {
+  const parent = texts.map((_, i) => i);
+  const root = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r] as number;
+    return r;
+  };
+  const sets = texts.map(words);
+  for (let i = 0; i < texts.length; i += 1)
+    for (let j = i + 1; j < texts.length; j += 1)
+      if (jaccard(sets[i] as Set<string>, sets[j] as Set<string>) >= threshold) {
+        const a = root(i);
+        const b = root(j);
+        if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+      }
+  return new Map(texts.map((t, i) => [t, texts[root(i)] as string]));
+}

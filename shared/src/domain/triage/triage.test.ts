@@ -16,14 +16,13 @@ const KEYWORDS =
 
 /**
  * What the shipped model must keep doing on the held-apart split: regression floors at what it reaches
- * today (87.3% / 96.8% / 88.8% on 757 held apart, after 90 new corpus lines and the safety-phrase
- * backstop; the backstop was chosen on cross-validation of the training split and, measured once on the
- * held-apart split, caught nothing the model and keywords missed there and flagged one message more), so a
- * retrain that regresses fails CI. The issue's targets are accuracy ≥ 95%, emergency recall 100% and
- * precision ≥ 90%, which it does not reach. `npm run bench triage` prints the figures beside the keyword
- * baseline.
+ * today (seventh session: 88.5% / 98.6% / 90.8% on 757 held apart, after emergency kinds became labels of
+ * the class model and the threshold 0.3 was chosen on grouped cross-validation of the training split), so
+ * a retrain that regresses fails CI. The issue's targets are accuracy ≥ 95%, emergency recall 100% and
+ * precision ≥ 90%; accuracy and recall are not reached. `npm run bench triage` prints the figures beside
+ * the keyword baseline.
  */
-const FLOORS = { accuracy: 0.873, emergencyRecall: 0.968, emergencyPrecision: 0.887 };
+const FLOORS = { accuracy: 0.885, emergencyRecall: 0.986, emergencyPrecision: 0.907 };
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
@@ -89,6 +88,26 @@ describe('triage model', () => {
     );
     expect(backstopOf('the smoke detector in the hall chirps, battery is low')).toBeUndefined();
     expect(device.kind ?? 'none').not.toBe('medical');
+  });
+
+  it('pages on what a property manager knows is an emergency without its words: cold indoors, gas with symptoms, a burglary', () => {
+    expect(backstopOf("it's 48 degrees inside and the kids are in coats")).toMatchObject({ kind: 'heat' });
+    expect(backstopOf('the thermostat says 51 degrees')).toMatchObject({ kind: 'heat' });
+    expect(backstopOf('my thermostat is reading 5 degrees off')).toBeUndefined();
+    expect(backstopOf('it was 40 degrees outside today, brr')).toBeUndefined();
+    expect(backstopOf('it is 64 degrees inside, a bit chilly')).toBeUndefined();
+    expect(backstopOf('strong gas smell and my wife feels dizzy')).toMatchObject({ kind: 'gas' });
+    expect(backstopOf('the gas company came and told us to leave')).toMatchObject({ kind: 'gas' });
+    expect(backstopOf('we got burgled while we were away')).toMatchObject({ kind: 'security' });
+    expect(backstopOf('the deadbolt was drilled out')).toMatchObject({ kind: 'security' });
+    expect(backstopOf("heat hasn't worked since Friday and my toddler is sick")).toMatchObject({
+      kind: 'heat',
+    });
+    expect(backstopOf('the heater is slow to warm up, the baby room is fine')).toBeUndefined();
+    expect(backstopOf('the laundry room is under water')).toMatchObject({ kind: 'water' });
+    expect(backstopOf('there are exposed wires where the old light was')).toMatchObject({
+      kind: 'electrical',
+    });
   });
 
   it('names an emergency without its keywords, with its kind and the words that weighed', async () => {

@@ -156,7 +156,10 @@ function useLandingScroll(id: string | undefined, data: Detail | null | undefine
 function conversationSubtitle(conversation: Detail['conversation']) {
   return [
     threadLabel(conversation),
-    conversation.contact?.name && conversation.contact.phone
+    // The number, unless it already is the title (an unknown number has no other name).
+    conversation.contact?.name &&
+    conversation.contact.phone &&
+    conversation.contact.name !== conversation.contact.phone
       ? formatPhone(conversation.contact.phone)
       : undefined,
     // Where a lead stands (follow #20): "Lead: waiting on us".

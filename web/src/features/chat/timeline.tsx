@@ -3,7 +3,7 @@ import type { Message, PendingAction } from '../../../../shared/src/contracts/co
 import { PHOTO_NOTE } from '../../../../shared/src/contracts/media';
 import { ToolIcon } from '../../components/icons';
 import { Markdown } from '../../components/markdown';
-import { clockTime, humanize } from '../../lib/format';
+import { clockTime, formatPhone, humanize } from '../../lib/format';
 import { ApprovalCard } from '../approvals/approval-card';
 import { MediaThumbs } from '../media/media-thumbs';
 import { ResearchCard } from '../research/research-card';
@@ -84,7 +84,7 @@ export function Bubble({ message: m, mine }: { message: Message; mine: boolean }
   if (m.role === 'system') return <p className="system-note">{m.text}</p>;
   const side = m.role === 'user' ? 'right' : 'left';
   const channel = m.channel === 'sms' ? ' · text' : m.channel === 'email' ? ' · email' : '';
-  const who = m.role === 'assistant' ? 'Switchboard' : mine ? 'You' : m.author.name;
+  const who = m.role === 'assistant' ? 'Switchboard' : mine ? 'You' : formatPhone(m.author.name);
   return (
     <div className={`bubble-wrap ${side}`}>
       <div className={`bubble role-${m.role}`}>

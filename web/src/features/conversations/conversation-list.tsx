@@ -11,7 +11,7 @@ import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
 import { NotificationPrompt } from '../push/notification-prompt';
 import { InboxSearch } from './inbox-search';
-import { contactName, SourceIcon } from './source-icon';
+import { contactName, previewText, SourceIcon } from './source-icon';
 
 const FILTERS: Array<{ id: InboxFilter; label: string }> = [
   { id: 'all', label: 'All' },
@@ -195,7 +195,7 @@ function ConversationRow({ c, selected }: { c: ConversationSummary; selected: bo
             <time dateTime={c.lastMessageAt}>{shortTime(c.lastMessageAt)}</time>
           </span>
           <span className="conv-bottom">
-            <span className="conv-preview">{c.preview || c.title}</span>
+            <span className="conv-preview">{previewText(c)}</span>
             {c.pendingCount > 0 && (
               <span className="badge badge-pending" title="Waiting for approval">
                 {c.pendingCount} to approve

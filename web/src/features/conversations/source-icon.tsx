@@ -16,8 +16,20 @@ export function SourceIcon({ source }: { source: ConversationSummary['source'] }
 /** Who the conversation is with, as a person would say it: the contact's name, else their number or address. */
 export function contactName(c: Pick<ConversationSummary, 'contact' | 'title'>): string {
   const k = c.contact;
-  if (k?.name) return k.name;
+  // An unknown number's conversation carries the bare number as its name: show it the way the app shows numbers.
+  if (k?.name) return formatPhone(k.name);
   if (k?.phone) return formatPhone(k.phone);
   if (k?.email) return k.email;
-  return c.title;
+  return formatPhone(c.title);
+}
+
+/**
+ * The last message as the list shows it, under the name: "Maria Lopez: the ceiling…" says the name twice, so a
+ * leading "<who>: " naming the conversation's own contact is dropped (a team member's or another sender's stays).
+ */
+export function previewText(c: Pick<ConversationSummary, 'contact' | 'title' | 'preview'>): string {
+  const text = c.preview || c.title;
+  const own = [c.contact?.name, c.contact?.phone, c.contact?.email, c.title].filter(Boolean);
+  const who = own.find((w) => text.startsWith(`${w}: `));
+  return who ? text.slice(who.length + 2) : text;
 }
