@@ -1,7 +1,7 @@
 import { streamHandle } from 'hono/aws-lambda';
 import { getApiDeps } from '../shared/src/composition/api';
 import { chatTurnsSettled } from '../shared/src/use-cases/chat-turns';
-import { createApp } from './api/app';
+import { createChatApp } from './api/chat-app';
 
 /**
  * The API app behind a Lambda function URL in RESPONSE_STREAM mode, used for `/api/chat` (API Gateway would
@@ -9,7 +9,7 @@ import { createApp } from './api/app';
  * reaches the PWA as it is written (issue 19); those deps load on the first chat, not at cold start.
  * Authentication is the app's own session guard, as on every route.
  */
-export const app = createApp(getApiDeps, {
+export const app = createChatApp(getApiDeps, {
   inlineChat: async () => {
     const { getWorkerDeps } = await import('../shared/src/composition/worker');
     const deps = await getWorkerDeps();

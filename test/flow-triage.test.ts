@@ -85,6 +85,23 @@ test('a flood described without any keyword pages on-call', async () => {
   expect(conv.urgent?.reason).toMatch(/ceiling/);
 }, 90_000);
 
+test('a break-in told in the past tense, without any keyword, pages on-call', async () => {
+  const twilio = stack.emulators?.twilio;
+  if (!twilio) throw new Error('the stack runs without emulators');
+  const before = twilio.state.messages.length;
+  await text(
+    '+14155550179',
+    'we came home and someone got in through the back window, the TV and laptop are gone',
+  );
+  const pages = await until('the page', async () => {
+    const p = twilio.state.messages.slice(before).filter((m) => m.to === '+14155550103');
+    return p.length ? p : undefined;
+  });
+  expect(pages).toHaveLength(1);
+  const cards = await cardsFor('sms:+14155550179');
+  expect(cards.find((c) => c.tool === 'escalate')?.args.reason).toMatch(/security emergency/);
+}, 90_000);
+
 test('an emergency by email, without a keyword, pages on-call and the reply says so', async () => {
   const { twilio, google } = stack.emulators ?? {};
   if (!twilio || !google) throw new Error('the stack runs without emulators');

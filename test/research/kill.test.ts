@@ -145,9 +145,14 @@ it('SIGKILL between a leaf’s result and its parent’s readiness: a new worker
 
   const second = worker({}, 'WORKER_READY');
   await second.seen;
+  // Finished means the task is done AND its message is in the conversation: the task's status is written
+  // first, so killing the worker as soon as it reads "done" can land between the two (the message then comes
+  // with the step's redelivery, to a worker this test no longer runs).
+  const finished = async () =>
+    (await research.getTask(task.id))?.status === 'done' &&
+    (await conversations.listMessages('c1')).some((m) => m.id === `m_research_done_${task.id}`);
   const deadline = Date.now() + 40_000;
-  while ((await research.getTask(task.id))?.status !== 'done' && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 200));
+  while (!(await finished()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   second.child.kill('SIGKILL');
   await exited(second.child);
 

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { chatRequest } from '../../../shared/src/contracts/api';
+import { chatRequest } from '../../../shared/src/contracts/chat';
 import type { ProcessEventDeps } from '../../../shared/src/use-cases/process-event';
 import { startChatTurn, watchRun } from '../../../shared/src/use-cases/stream-run';
 import type { AppEnv } from '../app';

@@ -1,8 +1,6 @@
 import { anthropicModel } from '../adapters/anthropic-model';
 import { DynamoFactStore } from '../adapters/dynamo/fact-store';
 import { meteredModel } from '../adapters/metered';
-import { createOpenPhoneHttpGateway } from '../adapters/openphone-http';
-import { createTwilioPager } from '../adapters/twilio-pager';
 import { workspaceLessons } from '../adapters/workspace-lessons';
 import { decisionCheck, readToolFor } from '../agent/decision-check';
 import { loadMemoryContext } from '../agent/memory-context';
@@ -26,6 +24,8 @@ import {
 import { skillsSection } from '../domain/skills';
 import { createTriageClassifier } from '../domain/triage/classifier';
 import type { Log } from '../ports/logger';
+import type { OnCallPager } from '../ports/on-call-pager';
+import type { SmsGateway } from '../ports/sms-gateway';
 import type { Workspace } from '../ports/workspace';
 import { clickUpTools } from '../tools/clickup';
 import { contactDirectory } from '../tools/contact-directory';
@@ -52,6 +52,7 @@ import {
   buildDbSearchToolDeps,
   buildGoogleToolDeps,
   buildWebToolDeps,
+  lazyPort,
   pageBudgetDeps,
 } from './tool-deps';
 
@@ -69,7 +70,14 @@ export async function buildAgent(
   let lines: { shared: string; assistant: string } | undefined;
 
   if (c.OPENPHONE_API_KEY) {
-    const sms = createOpenPhoneHttpGateway({ baseUrl: c.OPENPHONE_API_BASE, apiKey: c.OPENPHONE_API_KEY });
+    const apiKey = c.OPENPHONE_API_KEY;
+    // The client and its response contracts (~200 zod schemas) load on the first OpenPhone call (issue 16).
+    const sms = lazyPort<SmsGateway>(async () =>
+      (await import('../adapters/openphone-http')).createOpenPhoneHttpGateway({
+        baseUrl: c.OPENPHONE_API_BASE,
+        apiKey,
+      }),
+    );
     directory = contactDirectory(sms, c.ALLOWED_EMAIL_DOMAINS);
     lines = {
       shared: c.OPENPHONE_SHARED_NUMBER ?? '',
@@ -81,13 +89,17 @@ export async function buildAgent(
     tools.push(bindTool(welcomeContact, opDeps));
   }
   if (c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM_NUMBER) {
-    const pager = createTwilioPager({
+    const twilio = {
       accountSid: c.TWILIO_ACCOUNT_SID,
       authToken: c.TWILIO_AUTH_TOKEN,
       fromNumber: c.TWILIO_FROM_NUMBER,
       ...(c.TWILIO_API_BASE ? { apiBase: c.TWILIO_API_BASE } : {}),
       statusCallbackUrl: `${c.PUBLIC_BASE_URL}/webhooks/twilio/status`,
-    });
+    };
+    // Paging is for emergencies: the Twilio client (and libphonenumber with it) loads on the first page.
+    const pager = lazyPort<OnCallPager>(async () =>
+      (await import('../adapters/twilio-pager')).createTwilioPager(twilio),
+    );
     tools.push(
       bindTool(escalate, {
         pager,

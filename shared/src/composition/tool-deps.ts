@@ -1,4 +1,3 @@
-import { createClickUpTaskBoard } from '../adapters/clickup-http';
 import type { DynamoTable } from '../adapters/dynamo/base';
 import { dynamoConversationArchive } from '../adapters/dynamo/conversation-archive';
 import { dynamoPageBudgetStore } from '../adapters/dynamo/page-budget-store';
@@ -6,6 +5,7 @@ import type { Config } from '../config';
 import type { Calendar } from '../ports/calendar';
 import type { Drive } from '../ports/drive';
 import type { Mailbox } from '../ports/mailbox';
+import type { TaskBoard } from '../ports/task-board';
 import type { ClickUpToolDeps } from '../tools/clickup';
 import type { ContactDirectory } from '../tools/contact-directory';
 import { ConversationCorpus, type DbSearchToolDeps, type SearchCaps } from '../tools/db-search';
@@ -116,13 +116,18 @@ export type ClickUpConfig = Pick<Config, 'CLICKUP_API_BASE' | 'CLICKUP_API_TOKEN
 
 export function buildClickUpToolDeps(config: ClickUpConfig): ClickUpToolDeps | undefined {
   if (!config.CLICKUP_API_TOKEN || !config.CLICKUP_TEAM_ID) return undefined;
+  const options = {
+    baseUrl: config.CLICKUP_API_BASE,
+    token: config.CLICKUP_API_TOKEN,
+    teamId: config.CLICKUP_TEAM_ID,
+    ...(config.TEAM_TIMEZONE ? { timezone: config.TEAM_TIMEZONE } : {}),
+  };
+  // The client and its response contracts (~160 zod schemas) load on the first ClickUp call (issue 16).
+  // Every TaskBoard method is async, and the ClickUp board has the optional `listMembers` too.
   return {
-    board: createClickUpTaskBoard({
-      baseUrl: config.CLICKUP_API_BASE,
-      token: config.CLICKUP_API_TOKEN,
-      teamId: config.CLICKUP_TEAM_ID,
-      ...(config.TEAM_TIMEZONE ? { timezone: config.TEAM_TIMEZONE } : {}),
-    }),
+    board: lazyPort<TaskBoard>(async () =>
+      (await import('../adapters/clickup-http')).createClickUpTaskBoard(options),
+    ),
   };
 }
 

@@ -1,24 +1,28 @@
 import { dynamoNotificationChoicesStore } from '../adapters/dynamo/notification-choices-store';
-import { createDynamoPushSubscriptionStore } from '../adapters/dynamo/push-subscription-store';
 import { meteredPush } from '../adapters/metered';
 import { createWebPushSender, vapidDetailsFromConfig } from '../adapters/web-push-sender';
 import { emailTriageText } from '../agent/inbound-triage';
 import type { EventEnvelope } from '../contracts/events';
 import { actionTokenKey } from '../domain/action-token';
+import type { PushSubscriptionStore } from '../ports/push';
 import type { ConsumeDeps } from '../use-cases/consume-record';
 import { endDeadLettered } from '../use-cases/end-dead-lettered';
 import { cachedPersonalPreferences } from '../use-cases/preferences';
 import { buildAgent } from './agent';
 import { type Core, getCore } from './core';
+import { lazyPort } from './lazy-port';
 
 /** The worker's graph: the core plus the agent runtime and push delivery, built once per cold start. */
 export async function buildWorkerDeps(core: Core): Promise<ConsumeDeps & { core: Core }> {
   const agent = await buildAgent(core);
   const vapid = vapidDetailsFromConfig(core.config);
-  const subscriptions = createDynamoPushSubscriptionStore({
-    doc: core.dynamo.doc,
-    tableName: core.config.TABLE_NAME,
-  });
+  // The subscription store and its contracts (~150 zod schemas) load with the first notification (issue 16).
+  const subscriptions = lazyPort<PushSubscriptionStore>(async () =>
+    (await import('../adapters/dynamo/push-subscription-store')).createDynamoPushSubscriptionStore({
+      doc: core.dynamo.doc,
+      tableName: core.config.TABLE_NAME,
+    }),
+  );
   return {
     ...core,
     ...agent.deps,

@@ -141,12 +141,8 @@ export type ConversationDetail = z.infer<typeof conversationDetail>;
 export const markReadResponse = z.object({ ok: z.literal(true), readAt: z.string() });
 export const conversationStatusResponse = z.object({ status: z.enum(['open', 'done', 'archived']) });
 
-export const chatRequest = z.object({
-  /** Omitted to start a new conversation. */
-  conversationId: z.string().min(1).max(200).optional(),
-  text: z.string().trim().min(1, 'type a message first').max(8000, 'keep a message under 8000 characters'),
-});
-export type ChatRequest = z.infer<typeof chatRequest>;
+// In its own module so the streaming function, which serves only chat, does not build every API contract.
+export { type ChatRequest, chatRequest } from './chat';
 
 export const approveRequest = z.object({
   /** The draft's arguments as the person edited them; omitted when approved as drafted. */

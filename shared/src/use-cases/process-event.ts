@@ -12,7 +12,7 @@ import { type AgentOutcome, type RunEventGroupDeps, runEventGroup } from './run-
 import { runFollowUp } from './run-followup';
 import { runRedraft } from './run-redraft';
 import { runRetryDecision } from './run-retry';
-import { type SendNotificationDeps, sendNotification } from './send-notification';
+import type { SendNotificationDeps } from './send-notification';
 
 export type { AgentOutcome } from './run-event-group';
 
@@ -152,6 +152,8 @@ async function notify(deps: ProcessEventDeps, payload: NotifyPayload) {
     deps.log.info('push.disabled', { conversationId: payload.conversationId, kind: payload.kind });
     return;
   }
+  // Loaded with the first notification: its payload contracts and token minting are not every event's.
+  const { sendNotification } = await import('./send-notification');
   const result = await sendNotification(deps.push, payload);
   deps.log.info('push.sent', { ...result });
 }
