@@ -51,6 +51,15 @@ function policyRuntimes(opts: ConversationPolicyOptions, facts: FactStore) {
   const runtimes = new Map<string, PolicyRuntime>();
   let rulebase = opts.rulebase;
   let checkedAt = opts.refresh?.clock().getTime() ?? 0;
+  // One seed array per minute (today's date, the zone, the settings), shared by every conversation's engine:
+  // the engine parses an array once (domain/policy/guard.ts).
+  let seeds: { minute: number; facts: ReturnType<typeof runSeeds> } | undefined;
+  const seedsAt = (now: Date) => {
+    const minute = Math.floor(now.getTime() / 60_000);
+    if (seeds?.minute !== minute)
+      seeds = { minute, facts: runSeeds({ now, timezone: opts.timezone, settings: opts.settings }) };
+    return seeds.facts;
+  };
   const refreshed = async () => {
     const r = opts.refresh;
     if (!r || r.clock().getTime() - checkedAt < r.everyMs) return;
@@ -72,7 +81,7 @@ function policyRuntimes(opts: ConversationPolicyOptions, facts: FactStore) {
         rulebase,
         facts,
         conversationId,
-        seeds: runSeeds({ now, timezone: opts.timezone, settings: opts.settings }),
+        seeds: seedsAt(now),
       });
       // Warm runtimes are per cold start; a long-lived worker should not keep every conversation.
       if (runtimes.size > 200) runtimes.clear();

@@ -3,11 +3,23 @@ import { createHash } from 'node:crypto';
 /** JSON with object keys sorted at every level, so equal arguments always hash the same. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Plain loops, not entries/filter/sort/map chains: a tool result is canonicalised for every prompt.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i ? ',' : ''}${canonicalJson(value[i])}`;
+    return `${out}]`;
+  }
+  const o = value as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let out = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** The hash an approval is bound to (SPEC §6.1): the executor refuses arguments that do not match it. */

@@ -78,10 +78,19 @@ export class ToolRegistry {
 
   /** Tool definitions for the Messages API, in a stable order (it is part of the cached prompt prefix). */
   toModelTools(filter?: (t: BoundTool) => boolean): ModelToolDef[] {
-    return this.list()
-      .filter((t) => (filter ? filter(t) : true))
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map(modelToolDef);
+    // The whole list is asked for on every model call and never changes (the registry is fixed once built):
+    // sorted once. Callers only read it.
+    if (!filter) {
+      this.all ??= this.sorted(this.list());
+      return this.all;
+    }
+    return this.sorted(this.list().filter(filter));
+  }
+
+  private all: ModelToolDef[] | undefined;
+
+  private sorted(tools: BoundTool[]): ModelToolDef[] {
+    return tools.sort((a, b) => a.name.localeCompare(b.name)).map(modelToolDef);
   }
 }
 

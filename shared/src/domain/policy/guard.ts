@@ -47,10 +47,28 @@ export const seedFactSchema = z.object({
 });
 export type SeedFact = z.input<typeof seedFactSchema>;
 
+const seedsSchema = z.array(seedFactSchema);
+type ParsedSeed = z.output<typeof seedFactSchema>;
+
+/**
+ * Seeds parsed once per array: the runtime builds one array a minute (agent/policy-runtime.ts) and every
+ * conversation's engine shares it; parsing it again per conversation was a twentieth of a chat turn's own
+ * CPU (issue 14). A caller with new seeds passes a new array.
+ */
+const parsedSeeds = new WeakMap<SeedFact[], ParsedSeed[]>();
+function seedsOf(seeds: SeedFact[] | undefined): ParsedSeed[] {
+  if (!seeds) return [];
+  let parsed = parsedSeeds.get(seeds);
+  if (!parsed) {
+    parsed = seedsSchema.parse(seeds);
+    parsedSeeds.set(seeds, parsed);
+  }
+  return parsed;
+}
+
 const optsSchema = z.object({
   conversationId: z.string().min(1),
   context: z.record(z.string(), factValueSchema).default({}),
-  seeds: z.array(seedFactSchema).default([]),
   limits: z
     .object({ maxDepth: z.number().int().positive().optional(), timeoutMs: z.number().positive().optional() })
     .default({}),
@@ -238,12 +256,10 @@ function isTrivial(body: Literal[]): boolean {
  * A write whose guards hold still needs approval unless an `autonomous` rule for it is proved too.
  */
 export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
-  const parsed = optsSchema.parse({
-    conversationId: opts.conversationId,
-    context: opts.context,
-    seeds: opts.seeds,
-    limits: opts.limits,
-  });
+  const parsed = {
+    ...optsSchema.parse({ conversationId: opts.conversationId, context: opts.context, limits: opts.limits }),
+    seeds: seedsOf(opts.seeds),
+  };
   const rb = opts.tools
     ? compileRulebase(opts.rulebase.statements, { files: opts.rulebase.files, tools: opts.tools })
     : opts.rulebase;

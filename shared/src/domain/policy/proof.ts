@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { ProofNode } from './solver';
 
 export interface RenderOpts {
@@ -8,12 +7,35 @@ export interface RenderOpts {
   maxLines?: number;
 }
 
+/** One formatter per zone: luxon built a zone and a formatter for every fact a summary showed (issue 14). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Date ("2026-11-24") and time ("09:05") of an instant in a zone, as luxon's yyyy-LL-dd and HH:mm wrote them. */
+function localParts(at: Date, timeZone: string): { date: string; time: string } {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  const p: Record<string, string> = {};
+  for (const x of f.formatToParts(at)) p[x.type] = x.value;
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
 function until(expiresAt: number, o: RenderOpts, memo: Map<number, string>): string {
   const known = memo.get(expiresAt);
   if (known !== undefined) return known;
-  const at = DateTime.fromSeconds(expiresAt, { zone: o.timezone });
-  const today = DateTime.fromJSDate(o.now, { zone: o.timezone });
-  const text = at.hasSame(today, 'day') ? at.toFormat('HH:mm') : at.toFormat('yyyy-LL-dd HH:mm');
+  const at = localParts(new Date(expiresAt * 1000), o.timezone);
+  const today = localParts(o.now, o.timezone).date;
+  const text = at.date === today ? at.time : `${at.date} ${at.time}`;
   memo.set(expiresAt, text);
   return text;
 }
