@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier, EMERGENCY_THRESHOLD } from '../../shared/src/domain/triage/classifier';
 import { evaluate, formatConfusion } from '../../shared/src/domain/triage/evaluate';
-import type { TriageClass } from '../../shared/src/domain/triage/labels';
+import { kindOf, type TriageClass } from '../../shared/src/domain/triage/labels';
 import { nearDuplicateGroups } from '../../shared/src/domain/triage/split';
 import { TRIAGE_TRAIN_OPTIONS, trainTriageModel } from '../../shared/src/domain/triage/train';
 import { type Example, loadCorpus, loadWordVectors, splitCorpus } from './corpus';
@@ -39,14 +39,26 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 console.log(`settings ${JSON.stringify(options)}`);
 for (const threshold of thresholds) {
   const predicted = new Map<string, TriageClass>();
+  let kindsRight = 0;
+  let kindsAsked = 0;
   for (let fold = 0; fold < FOLDS; fold += 1) {
     const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold });
-    for (const e of training.filter((x) => foldOf(x) === fold))
-      predicted.set(e.text, (await classifier.classify(e.text, keywords)).triageClass);
+    for (const e of training.filter((x) => foldOf(x) === fold)) {
+      const r = await classifier.classify(e.text, keywords);
+      predicted.set(e.text, r.triageClass);
+      const kind = kindOf(e.label);
+      if (kind && r.triageClass === 'emergency') {
+        kindsAsked += 1;
+        if (r.kind === kind) kindsRight += 1;
+      }
+    }
   }
   const r = await evaluate(training, (t) => predicted.get(t) ?? 'other');
   console.log(
     `${FOLDS}-fold cross-validation on ${r.n} training examples, emergency threshold ${threshold}: accuracy ${pct(r.accuracy)}, emergency recall ${pct(r.emergencyRecall)}, precision ${pct(r.emergencyPrecision)}`,
+  );
+  console.log(
+    `  emergency kind right on ${kindsRight} of ${kindsAsked} emergencies found (${pct(kindsRight / kindsAsked)})`,
   );
   if (threshold !== thresholds.at(-1)) continue;
   console.log(formatConfusion(r.confusion));

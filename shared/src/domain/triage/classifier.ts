@@ -1,5 +1,6 @@
 import { judgeUrgency } from '../urgency';
 import { backstopOf } from './backstop';
+import { kindByCues, withoutCallForHelp } from './kind-cues';
 import { EMERGENCY_KINDS, type EmergencyKind, TRIAGE_CLASSES, type TriageClass } from './labels';
 import { type LinearPrediction, loadLinear } from './linear';
 import type { TriageModelJson } from './train';
@@ -93,7 +94,7 @@ export function createTriageClassifier(
   let kinds: ReturnType<typeof loadLinear> | undefined;
   const kindOf = async (text: string): Promise<EmergencyKind | undefined> => {
     kinds ??= loadLinear((await load()).kinds);
-    const [top] = best(kinds(text));
+    const [top] = best(kinds(withoutCallForHelp(text)));
     return isKind(top) ? top : undefined;
   };
   return {
@@ -109,10 +110,7 @@ export function createTriageClassifier(
       const backstop = withBackstop ? backstopOf(input) : undefined;
       if (modelClass === 'emergency' || floor.urgent || backstop) {
         const byKeywordFloor = modelClass !== 'emergency';
-        const hint = floor.matched.join(' ');
-        const kind = byKeywordFloor
-          ? (FLOOR_KINDS.find(([re]) => re.test(hint))?.[1] ?? backstop?.kind ?? (await kindOf(input)))
-          : await kindOf(input);
+        const kind = await kindInOrder(input, byKeywordFloor ? floor.matched : [], backstop?.kind, kindOf);
         const floorCues = floor.urgent ? floor.matched : backstop ? [backstop.phrase] : [];
         return {
           triageClass: 'emergency',
@@ -134,6 +132,23 @@ export function createTriageClassifier(
   };
 }
 
+/**
+ * The emergency's kind, most specific evidence first: a floor keyword that names the hazard ("gas leak"),
+ * then a safety phrase (backstop.ts), then an intrusion told with no one hurt and no other hazard
+ * (kind-cues.ts: "trying door handles… I called 911" is a security page, not a medical one), and only then
+ * the kind model, which reads the text without the call for help.
+ */
+async function kindInOrder(
+  text: string,
+  floorMatched: readonly string[],
+  backstopKind: EmergencyKind | undefined,
+  kindModel: (text: string) => Promise<EmergencyKind | undefined>,
+): Promise<EmergencyKind | undefined> {
+  const hint = floorMatched.join(' ');
+  const named = hint ? FLOOR_KINDS.find(([re]) => re.test(hint))?.[1] : undefined;
+  return named ?? backstopKind ?? kindByCues(text) ?? (await kindModel(text));
+}
+
 /** Words too common to explain anything on a card. */
 const PLAIN = new Set(
   'a an and are at be but by can could do for from has have hi hello hey i im in is it its me my no not of on or our so that the their there this to us was we were what when will with would you your qmark exclaim num'.split(
@@ -141,9 +156,18 @@ const PLAIN = new Set(
   ),
 );
 
+/** Words features.ts makes from symbols and phrases, as a card should say them. */
+const SAID: Record<string, string> = {
+  foottraffic: 'coming and going',
+  clocktime: 'a time',
+  weblink: 'a link',
+  emailaddr: 'an email address',
+};
+
 function cuesOf(p: LinearPrediction, label: string): string[] {
   return p
     .cues(label, 12)
     .filter((w) => !PLAIN.has(w))
-    .slice(0, 3);
+    .slice(0, 3)
+    .map((w) => SAID[w] ?? w);
 }

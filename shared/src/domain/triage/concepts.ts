@@ -83,7 +83,7 @@ const CONCEPTS: Array<[string, RegExp]> = [
   ],
   [
     'nuisance',
-    /\b(neighbou?rs?|upstairs|downstairs|next door|loud|noise|music|party|barking|parking spot|trash|smoking (weed|on)|cat|dog|kids)\b/i,
+    /\b(neighbou?rs?|upstairs|downstairs|next door|loud|noise|music|party|barking|parking spot|trash|smoking (weed|on)|cat|dog|kids|guests?|visitors?|airbnb|short[- ]term|all hours|foot traffic|com(e|es|ing) and go(es|ing)?|comings and goings|in and out)\b/i,
   ],
   [
     'thanks',

@@ -22,6 +22,9 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/https?:\/\/\S+|www\.\S+/gi, ' weblink '],
   [/\S+@\S+\.\w+/g, ' emailaddr '],
   [/!{2,}/g, ' exclaim '],
+  // People "coming and going" or "in and out" are a busy building, not water or smoke "coming in": one word,
+  // so "coming" keeps its emergency weight only where something is coming through.
+  [/\b(com(e|es|ing) and go(es|ing)?|comings and goings|in and out( of)?)\b/gi, ' foottraffic '],
   [/\?/g, ' qmark '],
 ];
 

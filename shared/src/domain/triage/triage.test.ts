@@ -4,6 +4,7 @@ import { loadCorpus, splitCorpus } from '../../../../scripts/triage/corpus';
 import { backstopOf } from './backstop';
 import { createTriageClassifier } from './classifier';
 import { evaluate } from './evaluate';
+import { kindByCues, withoutCallForHelp } from './kind-cues';
 import { classOf, EMERGENCY_KINDS, kindOf, TRIAGE_CLASSES } from './labels';
 import { MODEL_PATH, serializeModel } from './model-file';
 import { isHeldApart, nearDuplicates } from './split';
@@ -16,13 +17,18 @@ const KEYWORDS =
 
 /**
  * What the shipped model must keep doing on the held-apart split: regression floors at what it reaches
- * today (seventh session: 88.5% / 98.6% / 90.8% on 757 held apart, after emergency kinds became labels of
- * the class model and the threshold 0.3 was chosen on grouped cross-validation of the training split), so
- * a retrain that regresses fails CI. The issue's targets are accuracy ≥ 95%, emergency recall 100% and
- * precision ≥ 90%; accuracy and recall are not reached. `npm run bench triage` prints the figures beside
- * the keyword baseline.
+ * today, so a retrain that regresses fails CI. `original` is the held-apart part of the corpus's first lines
+ * (757 examples), the figure comparable across sessions (seventh session: 88.5% / 98.6% / 90.8% after
+ * emergency kinds became labels and the threshold 0.3 was chosen on grouped cross-validation of the
+ * training split); `whole` is the whole held-apart split, which grows as lines are added under
+ * `# @source` (a new line falls held apart by its hash like any other). The issue's targets are accuracy
+ * ≥ 95%, emergency recall 100% and precision ≥ 90%; accuracy and recall are not reached. `npm run bench
+ * triage` prints the figures beside the keyword baseline.
  */
-const FLOORS = { accuracy: 0.885, emergencyRecall: 0.986, emergencyPrecision: 0.907 };
+const FLOORS = {
+  original: { accuracy: 0.885, emergencyRecall: 0.986, emergencyPrecision: 0.907 },
+  whole: { accuracy: 0.884, emergencyRecall: 0.986, emergencyPrecision: 0.907 },
+};
 
 const corpus = loadCorpus();
 const { training, heldApart } = splitCorpus(corpus);
@@ -59,12 +65,15 @@ describe('triage model', () => {
     expect(trained === readFileSync(MODEL_PATH, 'utf8')).toBe(true);
   }, 120_000);
 
-  it('keeps its figures on the held-apart split', async () => {
+  it('keeps its figures on the held-apart split, on its original lines and as a whole', async () => {
     const classifier = createTriageClassifier();
-    const e = await evaluate(heldApart, async (t) => (await classifier.classify(t, KEYWORDS)).triageClass);
-    expect(e.accuracy).toBeGreaterThanOrEqual(FLOORS.accuracy);
-    expect(e.emergencyRecall).toBeGreaterThanOrEqual(FLOORS.emergencyRecall);
-    expect(e.emergencyPrecision).toBeGreaterThanOrEqual(FLOORS.emergencyPrecision);
+    const parts = { original: heldApart.filter((e) => e.source === 'original'), whole: heldApart };
+    for (const [name, part] of Object.entries(parts) as Array<[keyof typeof FLOORS, typeof heldApart]>) {
+      const e = await evaluate(part, async (t) => (await classifier.classify(t, KEYWORDS)).triageClass);
+      expect(e.accuracy, name).toBeGreaterThanOrEqual(FLOORS[name].accuracy);
+      expect(e.emergencyRecall, name).toBeGreaterThanOrEqual(FLOORS[name].emergencyRecall);
+      expect(e.emergencyPrecision, name).toBeGreaterThanOrEqual(FLOORS[name].emergencyPrecision);
+    }
   }, 60_000);
 
   it('lets the keyword floor win where it and the model disagree', async () => {
@@ -115,5 +124,44 @@ describe('triage model', () => {
     const r = await classifier.classify('water is pouring through my kitchen ceiling', KEYWORDS);
     expect(r).toMatchObject({ triageClass: 'emergency', kind: 'water', byKeywordFloor: false });
     expect(r.cues.length).toBeGreaterThan(0);
+  });
+});
+
+describe('what a property manager reads the way a model does not', () => {
+  it('pages a prowler as security even when 911 was called: the call says help was sent for, not what for', async () => {
+    const classifier = createTriageClassifier();
+    for (const text of [
+      'a man went down our hallway trying every door handle, I called 911',
+      'someone keeps jiggling my lock, we called 911 and are hiding in the bedroom',
+    ]) {
+      const r = await classifier.classify(text, KEYWORDS);
+      expect(r, text).toMatchObject({ triageClass: 'emergency', kind: 'security' });
+    }
+    expect(withoutCallForHelp('I called 911, my dad collapsed')).not.toMatch(/911|called/);
+  });
+
+  it('leaves the kind to the model when someone is hurt or another hazard is named', async () => {
+    expect(kindByCues('someone broke in and my roommate is bleeding, called 911')).toBeUndefined();
+    expect(kindByCues('somebody tried the door and now there is smoke in the hall')).toBeUndefined();
+    expect(kindByCues('a stranger is trying the windows of the ground floor units')).toBe('security');
+    const classifier = createTriageClassifier();
+    const hurt = await classifier.classify(
+      'my mom slipped on the stairs and cannot get up, I called 911',
+      KEYWORDS,
+    );
+    expect(hurt).toMatchObject({ triageClass: 'emergency', kind: 'medical' });
+  });
+
+  it('does not page a busy building: guests and visitors coming and going late are a neighbour matter', async () => {
+    const classifier = createTriageClassifier();
+    for (const text of [
+      'guests coming and going late at night from the unit across the hall, it never stops',
+      'people in and out of 6A at all hours, I think they rent it out to tourists',
+      'our neighbours visitors keep coming and going till 1am and slamming the lobby door',
+    ]) {
+      const r = await classifier.classify(text, KEYWORDS);
+      expect(r.triageClass, text).not.toBe('emergency');
+      expect(backstopOf(text), text).toBeUndefined();
+    }
   });
 });
