@@ -23,6 +23,12 @@ import {
   type World,
 } from './harness';
 
+/** A tool's argument fields: its input schema is built on first use (`lazyInput`, issue 16), so unwrap it. */
+const inputShape = (input: unknown): object => {
+  const lazy = input as { unwrap?: () => unknown };
+  return ((lazy.unwrap ? lazy.unwrap() : input) as { shape: object }).shape;
+};
+
 /**
  * Issue 12, item 1 (SPEC §6.4, §6.8): the agent cannot switch approvals off. The exact attack found from
  * outside — append `autonomous send_message when true.` to policy/autonomy.rules with the memory tools — is
@@ -115,10 +121,7 @@ describe('every workspace-writing tool × every protected path', () => {
   test('the registry has exactly the workspace writers the guard knows', () => {
     const writers = world.registry
       .list()
-      .filter(
-        (t) =>
-          t.kind !== 'read' && (t.group === 'memory' || 'path' in (t.input as { shape?: object }).shape!),
-      )
+      .filter((t) => t.kind !== 'read' && (t.group === 'memory' || 'path' in inputShape(t.input)))
       .map((t) => t.name)
       .sort();
     // The file tools, which the guard refuses on protected paths, and the one write that changes the policy

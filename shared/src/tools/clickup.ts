@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '../errors';
 import type { BoardMember, BoardTask, TaskBoard, TaskList } from '../ports/task-board';
 import { type ErrorHints, readCall, type WriteRetryOptions, writeCall } from './provider-calls';
-import { capOutput, type Tool, type ToolContext } from './tool';
+import { capOutput, lazyInput, type Tool, type ToolContext } from './tool';
 
 /**
  * The ClickUp tools (SPEC §3.4): read the team's lists and tasks, and — with approval — create, change or
@@ -92,7 +92,7 @@ const isoDate = z
 const priority = z.enum(['urgent', 'high', 'normal', 'low']);
 const taskId = z.string().trim().min(1).max(100).describe('Task id from get_tasks or search_tasks');
 
-const listListsInput = z.object({});
+const listListsInput = lazyInput(() => z.object({}));
 
 export const listLists: Tool<typeof listListsInput, ClickUpToolDeps> = {
   name: 'list_lists',
@@ -107,15 +107,17 @@ export const listLists: Tool<typeof listListsInput, ClickUpToolDeps> = {
   summarize: () => 'List the ClickUp lists',
 };
 
-const getTasksInput = z
-  .object({
-    listId: z.string().trim().min(1).max(100).optional(),
-    listName: z.string().trim().min(1).max(200).optional().describe('List name, instead of listId'),
-    includeClosed: z.boolean().default(false),
-    statuses: z.array(z.string().trim().min(1).max(50)).max(10).optional(),
-    limit: z.number().int().min(1).max(100).default(25),
-  })
-  .refine((v) => v.listId || v.listName, { message: 'give listId or listName', path: ['listId'] });
+const getTasksInput = lazyInput(() =>
+  z
+    .object({
+      listId: z.string().trim().min(1).max(100).optional(),
+      listName: z.string().trim().min(1).max(200).optional().describe('List name, instead of listId'),
+      includeClosed: z.boolean().default(false),
+      statuses: z.array(z.string().trim().min(1).max(50)).max(10).optional(),
+      limit: z.number().int().min(1).max(100).default(25),
+    })
+    .refine((v) => v.listId || v.listName, { message: 'give listId or listName', path: ['listId'] }),
+);
 
 export const getTasks: Tool<typeof getTasksInput, ClickUpToolDeps> = {
   name: 'get_tasks',
@@ -140,17 +142,19 @@ export const getTasks: Tool<typeof getTasksInput, ClickUpToolDeps> = {
   summarize: (i) => `Read the tasks of ${i.listName ?? i.listId}`,
 };
 
-const searchTasksInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe('Words that must all appear in the task name, description or tags'),
-  listIds: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
-  includeClosed: z.boolean().default(false),
-  limit: z.number().int().min(1).max(50).default(20),
-});
+const searchTasksInput = lazyInput(() =>
+  z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .describe('Words that must all appear in the task name, description or tags'),
+    listIds: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
+    includeClosed: z.boolean().default(false),
+    limit: z.number().int().min(1).max(50).default(20),
+  }),
+);
 
 export const searchTasks: Tool<typeof searchTasksInput, ClickUpToolDeps> = {
   name: 'search_tasks',
@@ -174,29 +178,31 @@ export const searchTasks: Tool<typeof searchTasksInput, ClickUpToolDeps> = {
   summarize: (i) => `Search tasks for “${i.query}”`,
 };
 
-const createTaskInput = z.object({
-  name: z.string().trim().min(1).max(300).describe('What needs doing, e.g. "Fix heater at 12 Oak St #2"'),
-  listId: z.string().trim().min(1).max(100).optional(),
-  listName: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('List to put it in; default: the list whose name matches words in the task, else the first'),
-  description: z.string().trim().max(5000).optional(),
-  priority: priority.optional(),
-  dueDate: isoDate.optional().describe('YYYY-MM-DD (a due day) or an ISO date-time'),
-  tags: z.array(z.string().trim().min(1).max(50)).max(10).optional(),
-  status: z.string().trim().min(1).max(50).optional(),
-  assignee: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("A team member's name or email: the task is assigned to them"),
-});
+const createTaskInput = lazyInput(() =>
+  z.object({
+    name: z.string().trim().min(1).max(300).describe('What needs doing, e.g. "Fix heater at 12 Oak St #2"'),
+    listId: z.string().trim().min(1).max(100).optional(),
+    listName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('List to put it in; default: the list whose name matches words in the task, else the first'),
+    description: z.string().trim().max(5000).optional(),
+    priority: priority.optional(),
+    dueDate: isoDate.optional().describe('YYYY-MM-DD (a due day) or an ISO date-time'),
+    tags: z.array(z.string().trim().min(1).max(50)).max(10).optional(),
+    status: z.string().trim().min(1).max(50).optional(),
+    assignee: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("A team member's name or email: the task is assigned to them"),
+  }),
+);
 
 /**
  * The board member a name or email means: the same email, the same full name, or a first name only one
@@ -281,22 +287,24 @@ export const createTask: Tool<typeof createTaskInput, ClickUpToolDeps> = {
     `Create task “${clip(i.name, 100)}”${i.listName ? ` in ${i.listName}` : i.listId ? ` in list ${i.listId}` : ''}${i.assignee ? ` for ${i.assignee}` : ''}${i.priority ? ` (${i.priority})` : ''}${i.dueDate ? `, due ${i.dueDate}` : ''}`,
 };
 
-const updateTaskInput = z
-  .object({
-    id: taskId,
-    name: z.string().trim().min(1).max(300).optional(),
-    description: z.string().trim().max(5000).optional(),
-    status: z
-      .string()
-      .trim()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe('A status the list has, e.g. "in progress", "complete"'),
-    priority: priority.nullable().optional().describe('null clears it'),
-    dueDate: isoDate.nullable().optional().describe('null clears it'),
-  })
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), 'nothing to update: give at least one field');
+const updateTaskInput = lazyInput(() =>
+  z
+    .object({
+      id: taskId,
+      name: z.string().trim().min(1).max(300).optional(),
+      description: z.string().trim().max(5000).optional(),
+      status: z
+        .string()
+        .trim()
+        .min(1)
+        .max(50)
+        .optional()
+        .describe('A status the list has, e.g. "in progress", "complete"'),
+      priority: priority.nullable().optional().describe('null clears it'),
+      dueDate: isoDate.nullable().optional().describe('null clears it'),
+    })
+    .refine((v) => Object.keys(v).some((k) => k !== 'id'), 'nothing to update: give at least one field'),
+);
 
 export const updateTask: Tool<typeof updateTaskInput, ClickUpToolDeps> = {
   name: 'update_task',
@@ -323,7 +331,7 @@ export const updateTask: Tool<typeof updateTaskInput, ClickUpToolDeps> = {
   },
 };
 
-const deleteTaskInput = z.object({ id: taskId });
+const deleteTaskInput = lazyInput(() => z.object({ id: taskId }));
 
 export const deleteTask: Tool<typeof deleteTaskInput, ClickUpToolDeps> = {
   name: 'delete_task',

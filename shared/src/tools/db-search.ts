@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Conversation, Message } from '../contracts/conversations';
 import { NotFoundError } from '../errors';
 import type { ConversationArchive } from '../ports/conversation-archive';
-import { capOutput, type Tool } from './tool';
+import { capOutput, lazyInput, type Tool } from './tool';
 
 /**
  * Search over the team's stored conversations (SPEC §3.4, database row). DynamoDB has no full-text search,
@@ -318,17 +318,22 @@ export function snippet(text: string, terms: string[], radius = 80): string {
   return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
 }
 
-const searchConversationsInput = z.object({
-  query: z.string().trim().min(1).max(200).describe('Words to find (names, addresses, topics)'),
-  source: z.enum(['sms', 'email', 'chat']).optional().describe('Only conversations started by this channel'),
-  since: z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO date')
-    .optional()
-    .describe('Only messages at or after this date or time (team time zone unless it has an offset)'),
-  limit: z.number().int().min(1).max(20).default(8),
-});
+const searchConversationsInput = lazyInput(() =>
+  z.object({
+    query: z.string().trim().min(1).max(200).describe('Words to find (names, addresses, topics)'),
+    source: z
+      .enum(['sms', 'email', 'chat'])
+      .optional()
+      .describe('Only conversations started by this channel'),
+    since: z
+      .string()
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO date')
+      .optional()
+      .describe('Only messages at or after this date or time (team time zone unless it has an offset)'),
+    limit: z.number().int().min(1).max(20).default(8),
+  }),
+);
 
 export const searchConversations: Tool<typeof searchConversationsInput, DbSearchToolDeps> = {
   name: 'search_conversations',
@@ -421,17 +426,19 @@ export function findContacts(contacts: SmsContact[], query: string): SmsContact[
   return found.filter((r) => (r.score ?? 1) - best <= 0.1).map((r) => r.item);
 }
 
-const searchSmsInput = z.object({
-  query: z.string().trim().min(1).max(200).describe('Keywords to find in text messages'),
-  contact: z
-    .string()
-    .trim()
-    .min(2)
-    .max(100)
-    .optional()
-    .describe('Only texts with this contact (phone number, or a name matched fuzzily)'),
-  limit: z.number().int().min(1).max(10).default(5),
-});
+const searchSmsInput = lazyInput(() =>
+  z.object({
+    query: z.string().trim().min(1).max(200).describe('Keywords to find in text messages'),
+    contact: z
+      .string()
+      .trim()
+      .min(2)
+      .max(100)
+      .optional()
+      .describe('Only texts with this contact (phone number, or a name matched fuzzily)'),
+    limit: z.number().int().min(1).max(10).default(5),
+  }),
+);
 
 export const searchSmsHistory: Tool<typeof searchSmsInput, DbSearchToolDeps> = {
   name: 'search_sms_history',
@@ -491,22 +498,24 @@ export const searchSmsHistory: Tool<typeof searchSmsInput, DbSearchToolDeps> = {
   summarize: (i) => `Search texts for “${i.query}”`,
 };
 
-const contactHistoryInput = z.object({
-  contact: z
-    .string()
-    .trim()
-    .min(2)
-    .max(100)
-    .describe('Contact name (fuzzy, e.g. "maria lopez") or phone number'),
-  limit: z.number().int().min(1).max(100).default(30).describe('How many of the latest texts'),
-  before: z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO date or date-time')
-    .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real date')
-    .optional()
-    .describe('Only texts before this time (to page back; team time zone unless it has an offset)'),
-});
+const contactHistoryInput = lazyInput(() =>
+  z.object({
+    contact: z
+      .string()
+      .trim()
+      .min(2)
+      .max(100)
+      .describe('Contact name (fuzzy, e.g. "maria lopez") or phone number'),
+    limit: z.number().int().min(1).max(100).default(30).describe('How many of the latest texts'),
+    before: z
+      .string()
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO date or date-time')
+      .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real date')
+      .optional()
+      .describe('Only texts before this time (to page back; team time zone unless it has an offset)'),
+  }),
+);
 
 export const getContactSmsHistory: Tool<typeof contactHistoryInput, DbSearchToolDeps> = {
   name: 'get_contact_sms_history',

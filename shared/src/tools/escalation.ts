@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UpstreamError, ValidationError } from '../errors';
 import type { OnCallPager } from '../ports/on-call-pager';
 import { checkPageBudget, type PageBudgetDeps } from './page-budget';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 export interface EscalationDeps {
   pager: OnCallPager;
@@ -14,11 +14,13 @@ export interface EscalationDeps {
   onCallHours: string;
 }
 
-const input = z.object({
-  reason: z.string().min(3).max(300),
-  from: z.string().max(60).optional(),
-  text: z.string().max(600).optional(),
-});
+const input = lazyInput(() =>
+  z.object({
+    reason: z.string().min(3).max(300),
+    from: z.string().max(60).optional(),
+    text: z.string().max(600).optional(),
+  }),
+);
 
 /** Inside the on-call window every number is paged; outside it only the primary (first) one. */
 export function whoToPage(deps: EscalationDeps, now: Date, timezone: string): string[] {

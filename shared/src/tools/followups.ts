@@ -5,27 +5,31 @@ import { scheduleName } from '../domain/schedule-name';
 import { ValidationError } from '../errors';
 import type { FollowUpStore } from '../ports/followup-store';
 import type { Timers } from '../ports/timers';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 export interface FollowUpToolDeps {
   followups: FollowUpStore;
   timers: Timers;
 }
 
-export const scheduleFollowUpInput = z.object({
-  kind: z.enum(['text', 'reminder']).describe("'text': an SMS to a contact; 'reminder': a push to the team"),
-  to: z
-    .string()
-    .min(3)
-    .max(200)
-    .describe("For 'text' the contact's phone (E.164); for 'reminder' the team member"),
-  toName: z.string().max(120).optional(),
-  text: z.string().min(1).max(1600).describe('Exactly what will be sent at that time'),
-  at: z.string().datetime({ offset: true }).describe('When, ISO 8601 with offset, in the future'),
-  condition: followUpCondition
-    .optional()
-    .describe('Sent only if this still holds at that time; otherwise cancelled with a note'),
-});
+export const scheduleFollowUpInput = lazyInput(() =>
+  z.object({
+    kind: z
+      .enum(['text', 'reminder'])
+      .describe("'text': an SMS to a contact; 'reminder': a push to the team"),
+    to: z
+      .string()
+      .min(3)
+      .max(200)
+      .describe("For 'text' the contact's phone (E.164); for 'reminder' the team member"),
+    toName: z.string().max(120).optional(),
+    text: z.string().min(1).max(1600).describe('Exactly what will be sent at that time'),
+    at: z.string().datetime({ offset: true }).describe('When, ISO 8601 with offset, in the future'),
+    condition: followUpCondition
+      .optional()
+      .describe('Sent only if this still holds at that time; otherwise cancelled with a note'),
+  }),
+);
 export type ScheduleFollowUpInput = z.infer<typeof scheduleFollowUpInput>;
 
 export const followUpTimerName = (conversationId: string, id: string) =>

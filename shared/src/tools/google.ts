@@ -7,7 +7,7 @@ import type { Calendar, CalendarEvent } from '../ports/calendar';
 import type { Drive } from '../ports/drive';
 import type { Mailbox } from '../ports/mailbox';
 import { type ErrorHints, readCall, type WriteRetryOptions, writeCall } from './provider-calls';
-import { capOutput, type Tool, type ToolContext } from './tool';
+import { capOutput, lazyInput, type Tool, type ToolContext } from './tool';
 
 /**
  * The Google Workspace tools (SPEC §3.4): the shared inbox, the team calendar and the shared Drive, through
@@ -45,15 +45,19 @@ const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1
 
 // ---------------------------------------------------------------- mail
 
-const searchEmailsInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(300)
-    .describe('Gmail search syntax, e.g. "from:maria heater", "is:unread newer_than:2d", "subject:invoice"'),
-  limit: z.number().int().min(1).max(25).default(10),
-});
+const searchEmailsInput = lazyInput(() =>
+  z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .describe(
+        'Gmail search syntax, e.g. "from:maria heater", "is:unread newer_than:2d", "subject:invoice"',
+      ),
+    limit: z.number().int().min(1).max(25).default(10),
+  }),
+);
 
 export const searchEmails: Tool<typeof searchEmailsInput, GoogleToolDeps> = {
   name: 'search_emails',
@@ -84,10 +88,12 @@ export const searchEmails: Tool<typeof searchEmailsInput, GoogleToolDeps> = {
   summarize: (i) => `Search email for “${i.query}”`,
 };
 
-const readEmailInput = z.object({
-  id: z.string().trim().min(1).max(100).describe('Email id from search_emails'),
-  maxChars: z.number().int().min(200).max(MAX_TEXT).default(4_000),
-});
+const readEmailInput = lazyInput(() =>
+  z.object({
+    id: z.string().trim().min(1).max(100).describe('Email id from search_emails'),
+    maxChars: z.number().int().min(200).max(MAX_TEXT).default(4_000),
+  }),
+);
 
 export const readEmail: Tool<typeof readEmailInput, GoogleToolDeps> = {
   name: 'read_email',
@@ -148,55 +154,57 @@ const validAddressList = (v: string) => {
   );
 };
 
-const sendEmailInput = z
-  .object({
-    to: z
-      .string()
-      .trim()
-      .min(3)
-      .max(1000)
-      .refine(validAddressList, 'must be one or more email addresses separated by commas')
-      .describe('Recipient address(es), comma-separated; "Name <a@b.com>" is fine'),
-    subject: z
-      .string()
-      .trim()
-      .min(1)
-      .max(300)
-      .optional()
-      .describe('Required for a new email; a reply defaults to "Re: <the thread subject>"'),
-    body: z.string().trim().min(1).max(20_000).describe('Plain-text body'),
-    cc: z
-      .string()
-      .trim()
-      .max(1000)
-      .refine(validAddressList, 'must be one or more email addresses separated by commas')
-      .optional(),
-    threadId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Gmail thread to reply in (from search_emails/read_email); omit for a new email'),
-    inReplyTo: z
-      .string()
-      .trim()
-      .min(3)
-      .max(998)
-      .optional()
-      .describe('Message-ID header (<…@…>) of the email being answered (read_email: messageIdHeader)'),
-    messageId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Gmail id of the email being answered; its thread and headers are used for the reply'),
-  })
-  .refine((v) => v.subject || v.threadId || v.messageId, {
-    message: 'a new email needs a subject (or give threadId/messageId to reply in a thread)',
-    path: ['subject'],
-  });
+const sendEmailInput = lazyInput(() =>
+  z
+    .object({
+      to: z
+        .string()
+        .trim()
+        .min(3)
+        .max(1000)
+        .refine(validAddressList, 'must be one or more email addresses separated by commas')
+        .describe('Recipient address(es), comma-separated; "Name <a@b.com>" is fine'),
+      subject: z
+        .string()
+        .trim()
+        .min(1)
+        .max(300)
+        .optional()
+        .describe('Required for a new email; a reply defaults to "Re: <the thread subject>"'),
+      body: z.string().trim().min(1).max(20_000).describe('Plain-text body'),
+      cc: z
+        .string()
+        .trim()
+        .max(1000)
+        .refine(validAddressList, 'must be one or more email addresses separated by commas')
+        .optional(),
+      threadId: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('Gmail thread to reply in (from search_emails/read_email); omit for a new email'),
+      inReplyTo: z
+        .string()
+        .trim()
+        .min(3)
+        .max(998)
+        .optional()
+        .describe('Message-ID header (<…@…>) of the email being answered (read_email: messageIdHeader)'),
+      messageId: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('Gmail id of the email being answered; its thread and headers are used for the reply'),
+    })
+    .refine((v) => v.subject || v.threadId || v.messageId, {
+      message: 'a new email needs a subject (or give threadId/messageId to reply in a thread)',
+      path: ['subject'],
+    }),
+);
 
 export const sendEmail: Tool<typeof sendEmailInput, GoogleToolDeps> = {
   name: 'send_email',
@@ -270,19 +278,21 @@ const when = z
 
 const validZone = (zone: string) => DateTime.local().setZone(zone).isValid;
 
-const listEventsInput = z
-  .object({
-    timeMin: when.optional().describe('Start of the window (default: now)'),
-    timeMax: when.optional().describe('End of the window (default: 7 days after the start)'),
-    day: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be YYYY-MM-DD')
-      .optional()
-      .describe('A whole local day in the team time zone, instead of timeMin/timeMax'),
-    query: z.string().trim().max(200).optional().describe('Words to match in the events'),
-    limit: z.number().int().min(1).max(100).default(25),
-  })
-  .refine((v) => !(v.day && (v.timeMin || v.timeMax)), 'give either day or timeMin/timeMax, not both');
+const listEventsInput = lazyInput(() =>
+  z
+    .object({
+      timeMin: when.optional().describe('Start of the window (default: now)'),
+      timeMax: when.optional().describe('End of the window (default: 7 days after the start)'),
+      day: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be YYYY-MM-DD')
+        .optional()
+        .describe('A whole local day in the team time zone, instead of timeMin/timeMax'),
+      query: z.string().trim().max(200).optional().describe('Words to match in the events'),
+      limit: z.number().int().min(1).max(100).default(25),
+    })
+    .refine((v) => !(v.day && (v.timeMin || v.timeMax)), 'give either day or timeMin/timeMax, not both'),
+);
 
 const eventOut = (e: CalendarEvent) => ({
   id: e.id,
@@ -331,17 +341,19 @@ export const listCalendarEvents: Tool<typeof listEventsInput, GoogleToolDeps> = 
   summarize: (i) => `Read the calendar${i.day ? ` for ${i.day}` : ''}`,
 };
 
-const freeSlotsInput = z.object({
-  days: z
-    .number()
-    .int()
-    .min(1)
-    .max(14)
-    .default(SHOWING_DEFAULTS.days)
-    .describe('How many days ahead to look, from today'),
-  durationMinutes: z.number().int().min(15).max(180).default(SHOWING_DEFAULTS.durationMinutes),
-  count: z.number().int().min(1).max(6).default(SHOWING_DEFAULTS.count),
-});
+const freeSlotsInput = lazyInput(() =>
+  z.object({
+    days: z
+      .number()
+      .int()
+      .min(1)
+      .max(14)
+      .default(SHOWING_DEFAULTS.days)
+      .describe('How many days ahead to look, from today'),
+    durationMinutes: z.number().int().min(15).max(180).default(SHOWING_DEFAULTS.durationMinutes),
+    count: z.number().int().min(1).max(6).default(SHOWING_DEFAULTS.count),
+  }),
+);
 
 /**
  * Showing times to offer: the calendar's free/busy inside showing hours (domain/showing-slots.ts). A read:
@@ -371,44 +383,46 @@ export const findFreeSlots: Tool<typeof freeSlotsInput, GoogleToolDeps> = {
   summarize: (i) => `Read the calendar's free/busy for the next ${i.days} days`,
 };
 
-const createEventInput = z
-  .object({
-    summary: z.string().trim().min(1).max(300).describe('Event title'),
-    start: when,
-    end: when.optional().describe('Defaults to start + durationMinutes'),
-    durationMinutes: z
-      .number()
-      .int()
-      .min(5)
-      .max(24 * 60)
-      .optional()
-      .describe('Used when end is not given (default 60)'),
-    timeZone: z
-      .string()
-      .max(64)
-      .refine(validZone, 'must be an IANA time zone such as America/New_York')
-      .optional()
-      .describe('IANA zone the local times are in (default: the team time zone)'),
-    location: z.string().trim().max(300).optional(),
-    description: z.string().trim().max(4000).optional(),
-    attendees: z.array(z.email()).max(20).optional().describe('Email addresses to invite (optional)'),
-  })
-  .superRefine((v, ctx) => {
-    // Catch a wall time the zone skips (DST) or an end before the start before anyone approves it.
-    if (!v.timeZone) return;
-    const parse = (value: string, path: string) => {
-      try {
-        return parseEventTime(value, v.timeZone as string);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', path: [path], message: e instanceof Error ? e.message : String(e) });
-        return undefined;
-      }
-    };
-    const start = parse(v.start, 'start');
-    const end = v.end ? parse(v.end, 'end') : undefined;
-    if (start && end && end <= start)
-      ctx.addIssue({ code: 'custom', path: ['end'], message: 'the event must end after it starts' });
-  });
+const createEventInput = lazyInput(() =>
+  z
+    .object({
+      summary: z.string().trim().min(1).max(300).describe('Event title'),
+      start: when,
+      end: when.optional().describe('Defaults to start + durationMinutes'),
+      durationMinutes: z
+        .number()
+        .int()
+        .min(5)
+        .max(24 * 60)
+        .optional()
+        .describe('Used when end is not given (default 60)'),
+      timeZone: z
+        .string()
+        .max(64)
+        .refine(validZone, 'must be an IANA time zone such as America/New_York')
+        .optional()
+        .describe('IANA zone the local times are in (default: the team time zone)'),
+      location: z.string().trim().max(300).optional(),
+      description: z.string().trim().max(4000).optional(),
+      attendees: z.array(z.email()).max(20).optional().describe('Email addresses to invite (optional)'),
+    })
+    .superRefine((v, ctx) => {
+      // Catch a wall time the zone skips (DST) or an end before the start before anyone approves it.
+      if (!v.timeZone) return;
+      const parse = (value: string, path: string) => {
+        try {
+          return parseEventTime(value, v.timeZone as string);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', path: [path], message: e instanceof Error ? e.message : String(e) });
+          return undefined;
+        }
+      };
+      const start = parse(v.start, 'start');
+      const end = v.end ? parse(v.end, 'end') : undefined;
+      if (start && end && end <= start)
+        ctx.addIssue({ code: 'custom', path: ['end'], message: 'the event must end after it starts' });
+    }),
+);
 
 /**
  * "Sun 9 Mar 2025, 10:00–10:30 (America/New_York)" for approval cards. A wall time that happens twice (the
@@ -471,17 +485,19 @@ export const createCalendarEvent: Tool<typeof createEventInput, GoogleToolDeps> 
 
 // ---------------------------------------------------------------- drive
 
-const searchDriveInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .describe('Words in the file name or content; empty = recent files'),
-  kind: z.enum(['folder', 'doc', 'sheet', 'pdf']).optional(),
-  folderId: z.string().trim().max(200).optional(),
-  limit: z.number().int().min(1).max(50).default(10),
-});
+const searchDriveInput = lazyInput(() =>
+  z.object({
+    query: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .describe('Words in the file name or content; empty = recent files'),
+    kind: z.enum(['folder', 'doc', 'sheet', 'pdf']).optional(),
+    folderId: z.string().trim().max(200).optional(),
+    limit: z.number().int().min(1).max(50).default(10),
+  }),
+);
 
 export const searchDrive: Tool<typeof searchDriveInput, GoogleToolDeps> = {
   name: 'search_drive',
@@ -506,10 +522,12 @@ export const searchDrive: Tool<typeof searchDriveInput, GoogleToolDeps> = {
   summarize: (i) => `Search Drive for “${i.query ?? ''}”`,
 };
 
-const readTextInput = z.object({
-  id: z.string().trim().min(1).max(200).describe('File id from search_drive'),
-  maxChars: z.number().int().min(200).max(MAX_TEXT).default(6_000),
-});
+const readTextInput = lazyInput(() =>
+  z.object({
+    id: z.string().trim().min(1).max(200).describe('File id from search_drive'),
+    maxChars: z.number().int().min(200).max(MAX_TEXT).default(6_000),
+  }),
+);
 
 /** Google answers 400 for a file of the wrong type (a sheet read as a doc); say which tools fit. */
 const wrongKind: ErrorHints = {
@@ -531,16 +549,18 @@ export const readGoogleDoc: Tool<typeof readTextInput, GoogleToolDeps> = {
   summarize: (i) => `Read Google Doc ${i.id}`,
 };
 
-const readSheetInput = z.object({
-  id: z.string().trim().min(1).max(200).describe('Spreadsheet id from search_drive'),
-  range: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .describe('A tab name, an A1 range ("A1:D20") or both ("Rent roll!A1:D20"); default the first tab'),
-  maxRows: z.number().int().min(1).max(500).default(100),
-});
+const readSheetInput = lazyInput(() =>
+  z.object({
+    id: z.string().trim().min(1).max(200).describe('Spreadsheet id from search_drive'),
+    range: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .describe('A tab name, an A1 range ("A1:D20") or both ("Rent roll!A1:D20"); default the first tab'),
+    maxRows: z.number().int().min(1).max(500).default(100),
+  }),
+);
 
 export const readGoogleSheet: Tool<typeof readSheetInput, GoogleToolDeps> = {
   name: 'read_google_sheet',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ForbiddenError, ValidationError } from '../errors';
 import type { SmsGateway } from '../ports/sms-gateway';
 import { type ContactDirectory, emailIdentity } from './contact-directory';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 export interface OpenPhoneToolDeps {
   sms: SmsGateway;
@@ -14,14 +14,16 @@ export interface OpenPhoneToolDeps {
 const SMS_MAX = 1600;
 
 export const searchContacts: Tool<
-  z.ZodObject<{ query: z.ZodString; limit: z.ZodDefault<z.ZodNumber> }>,
+  z.ZodLazy<z.ZodObject<{ query: z.ZodString; limit: z.ZodDefault<z.ZodNumber> }>>,
   OpenPhoneToolDeps
 > = {
   name: 'search_contacts',
   group: 'openphone',
   kind: 'read',
   description: 'Find people in the team address book by name, phone number, company or role (fuzzy).',
-  input: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
+  input: lazyInput(() =>
+    z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
+  ),
   async run(deps, input) {
     const hits = await deps.directory.search(input.query, input.limit);
     return {
@@ -48,10 +50,12 @@ async function lookalikeNote(directory: ContactDirectory, query: string, exact: 
   };
 }
 
-const sendMessageInput = z.object({
-  to: z.string().min(3).max(40).describe('Recipient phone number (E.164) of a known contact'),
-  text: z.string().trim().min(1).max(SMS_MAX),
-});
+const sendMessageInput = lazyInput(() =>
+  z.object({
+    to: z.string().min(3).max(40).describe('Recipient phone number (E.164) of a known contact'),
+    text: z.string().trim().min(1).max(SMS_MAX),
+  }),
+);
 
 /** Which line sends to a recipient: team members hear from the assistant, everyone else from the shared line. */
 export async function chooseLine(deps: OpenPhoneToolDeps, to: string) {
@@ -83,10 +87,12 @@ export const sendMessage: Tool<typeof sendMessageInput, OpenPhoneToolDeps> = {
   summarize: (i) => `Text ${i.to}: “${i.text.length > 80 ? `${i.text.slice(0, 80)}…` : i.text}”`,
 };
 
-const lineAndParticipant = z.object({
-  participant: z.string().min(3).max(40),
-  limit: z.number().int().min(1).max(50).default(20),
-});
+const lineAndParticipant = lazyInput(() =>
+  z.object({
+    participant: z.string().min(3).max(40),
+    limit: z.number().int().min(1).max(50).default(20),
+  }),
+);
 
 export const listMessages: Tool<typeof lineAndParticipant, OpenPhoneToolDeps> = {
   name: 'list_messages',
@@ -110,7 +116,7 @@ export const listMessages: Tool<typeof lineAndParticipant, OpenPhoneToolDeps> = 
   },
 };
 
-const byId = z.object({ id: z.string().min(1).max(100) });
+const byId = lazyInput(() => z.object({ id: z.string().min(1).max(100) }));
 
 export const getMessage: Tool<typeof byId, OpenPhoneToolDeps> = {
   name: 'get_message',
@@ -167,14 +173,17 @@ export const getCallTranscript: Tool<typeof byId, OpenPhoneToolDeps> = {
   },
 };
 
-const contactInput = z.object({
-  firstName: z.string().min(1).max(100),
-  lastName: z.string().max(100).optional(),
-  company: z.string().max(200).optional(),
-  role: z.string().max(200).optional(),
-  phone: z.string().min(3).max(40).optional(),
-  email: z.string().email().optional(),
-});
+/** Built by the create and update tools' schemas on their first use. */
+const contactFields = () =>
+  z.object({
+    firstName: z.string().min(1).max(100),
+    lastName: z.string().max(100).optional(),
+    company: z.string().max(200).optional(),
+    role: z.string().max(200).optional(),
+    phone: z.string().min(3).max(40).optional(),
+    email: z.string().email().optional(),
+  });
+const contactInput = lazyInput(contactFields);
 
 export const createContact: Tool<typeof contactInput, OpenPhoneToolDeps> = {
   name: 'create_contact',
@@ -197,7 +206,11 @@ export const createContact: Tool<typeof contactInput, OpenPhoneToolDeps> = {
   summarize: (i) => `Add contact ${i.firstName} ${i.lastName ?? ''}`.trim(),
 };
 
-const updateInput = contactInput.partial().extend({ id: z.string().min(1).max(100) });
+const updateInput = lazyInput(() =>
+  contactFields()
+    .partial()
+    .extend({ id: z.string().min(1).max(100) }),
+);
 
 export const updateContact: Tool<typeof updateInput, OpenPhoneToolDeps> = {
   name: 'update_contact',
@@ -253,7 +266,7 @@ export interface ReplyDeps extends OpenPhoneToolDeps {
   };
 }
 
-const replyInput = z.object({ text: z.string().trim().min(1).max(SMS_MAX) });
+const replyInput = lazyInput(() => z.object({ text: z.string().trim().min(1).max(SMS_MAX) }));
 
 /**
  * The assistant's answer to a team member who texted the company line, by text from the assistant's line.

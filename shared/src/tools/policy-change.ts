@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { textVersion } from '../domain/text-version';
 import { AppError } from '../errors';
 import type { Workspace } from '../ports/workspace';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 /**
  * The agent may *propose* a change to the team's policy, never make one (issue 12): this write tool always
@@ -39,29 +39,31 @@ export function staleProposal(
   );
 }
 
-const input = z.object({
-  path: z
-    .string()
-    .trim()
-    .regex(
-      /^policy\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.rules$/,
-      'a policy file such as policy/messaging.rules',
-    )
-    .max(200)
-    .describe('The policy file to change, e.g. "policy/messaging.rules"'),
-  text: z.string().min(1).max(30_000).describe("The file's whole new text (read it first with read_file)"),
-  reason: z
-    .string()
-    .trim()
-    .min(1)
-    .max(500)
-    .describe('Why the team should make this change, in one or two sentences'),
-  baseVersion: z
-    .string()
-    .regex(/^([0-9a-f]{16}|new)$/)
-    .optional()
-    .describe('Leave this out: the system records the version of the file the proposal starts from'),
-});
+const input = lazyInput(() =>
+  z.object({
+    path: z
+      .string()
+      .trim()
+      .regex(
+        /^policy\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.rules$/,
+        'a policy file such as policy/messaging.rules',
+      )
+      .max(200)
+      .describe('The policy file to change, e.g. "policy/messaging.rules"'),
+    text: z.string().min(1).max(30_000).describe("The file's whole new text (read it first with read_file)"),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('Why the team should make this change, in one or two sentences'),
+    baseVersion: z
+      .string()
+      .regex(/^([0-9a-f]{16}|new)$/)
+      .optional()
+      .describe('Leave this out: the system records the version of the file the proposal starts from'),
+  }),
+);
 
 export const proposePolicyChange: Tool<typeof input, PolicyChangeDeps> = {
   name: 'propose_policy_change',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PolicyRuntime } from '../domain/policy/guard';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 export interface PolicyToolDeps {
   policy: PolicyRuntime;
@@ -11,14 +11,16 @@ export interface PolicyToolDeps {
   callReadTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
 }
 
-const askPolicyInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(500)
-    .describe('A symbolic query, e.g. qualified_lead(lead_of_interest) or sending_line(To, Line), To = …'),
-});
+const askPolicyInput = lazyInput(() =>
+  z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('A symbolic query, e.g. qualified_lead(lead_of_interest) or sending_line(To, Line), To = …'),
+  }),
+);
 
 /**
  * The model asks the policy directly (SPEC §3.6). Queries are symbolic: entity ids must come through context
@@ -61,15 +63,17 @@ export const askPolicy: Tool<typeof askPolicyInput, PolicyToolDeps> = {
   summarize: (i) => `Ask the policy: ${i.query}`,
 };
 
-const setFocusInput = z.object({
-  name: z
-    .string()
-    .regex(/^[a-z][a-z0-9_]*$/)
-    .describe('A context variable declared in the policy, e.g. lead_of_interest'),
-  value: z
-    .union([z.string().trim().min(1).max(200), z.number().finite()])
-    .describe('The entity id to focus on'),
-});
+const setFocusInput = lazyInput(() =>
+  z.object({
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/)
+      .describe('A context variable declared in the policy, e.g. lead_of_interest'),
+    value: z
+      .union([z.string().trim().min(1).max(200), z.number().finite()])
+      .describe('The entity id to focus on'),
+  }),
+);
 
 /**
  * Rebinds a context variable when the conversation's focus shifts ("what about my other booking?"). Internal:

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ResearchTask } from '../contracts/research';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 /**
  * What the tool needs: the start use case, passed in by the composition root already bound to its stores
@@ -17,14 +17,16 @@ export interface StartResearchToolDeps {
   }): Promise<Pick<ResearchTask, 'id' | 'status' | 'mode'>>;
 }
 
-const input = z.object({
-  goal: z
-    .string()
-    .trim()
-    .min(3)
-    .max(1000)
-    .describe('What to find out, in the words of the request ("summarise Maria Lopez\'s history")'),
-});
+const input = lazyInput(() =>
+  z.object({
+    goal: z
+      .string()
+      .trim()
+      .min(3)
+      .max(1000)
+      .describe('What to find out, in the words of the request ("summarise Maria Lopez\'s history")'),
+  }),
+);
 
 /**
  * `start_research`: a request that needs several lookups combined becomes a research task (issue 21): a plan

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { AppError, describeZodIssues, ValidationError } from '../errors';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 /**
  * `run_code`: JavaScript in a QuickJS sandbox for arithmetic, dates and text work (SPEC §3.4).
@@ -153,12 +153,20 @@ export function createSandboxRunner(opts: SandboxRunnerOptions = {}): SandboxRun
     return w ? w.terminate().then(() => undefined) : Promise.resolve();
   };
 
+  // Node's worker machinery (worker_threads and the modules it brings) loads with the first run_code call,
+  // not at the cold start of every function that registers the tool (issue 16).
   const start = (): Promise<Worker> => {
     if (ready) return ready;
+    ready = import('node:worker_threads').then(({ Worker: Thread }) => spawn(Thread));
+    ready.catch(() => discard());
+    return ready;
+  };
+
+  const spawn = (Thread: typeof Worker): Promise<Worker> => {
     const url = opts.workerUrl ?? defaultWorkerUrl();
-    const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: 128 } });
+    const w = new Thread(url, { resourceLimits: { maxOldGenerationSizeMb: 128 } });
     worker = w;
-    ready = new Promise<Worker>((resolve, reject) => {
+    const handshake = new Promise<Worker>((resolve, reject) => {
       const onMessage = (m: WorkerMessage) => {
         if (m.type !== 'ready') return;
         cleanup();
@@ -178,7 +186,6 @@ export function createSandboxRunner(opts: SandboxRunnerOptions = {}): SandboxRun
       w.on('error', onError);
       w.on('exit', onExit);
     });
-    ready.catch(() => discard());
     // A worker that dies between jobs (crash, out of memory) must not be handed the next job.
     w.once('exit', () => {
       if (worker !== w) return;
@@ -187,7 +194,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions = {}): SandboxRun
     });
     // Idle workers must not keep the process (a test run, a script) alive.
     w.unref();
-    return ready;
+    return handshake;
   };
 
   const execute = async (job: SandboxJob, signal: AbortSignal | undefined): Promise<SandboxResult> => {
@@ -279,13 +286,15 @@ export function runSandboxed(
 
 // ---- the tool ----
 
-const runCodeInput = z.object({
-  code: z
-    .string()
-    .min(1)
-    .max(DEFAULT_SANDBOX_LIMITS.maxCodeChars)
-    .describe('JavaScript to run. The value of the last expression is returned.'),
-});
+const runCodeInput = lazyInput(() =>
+  z.object({
+    code: z
+      .string()
+      .min(1)
+      .max(DEFAULT_SANDBOX_LIMITS.maxCodeChars)
+      .describe('JavaScript to run. The value of the last expression is returned.'),
+  }),
+);
 
 export interface SandboxDeps {
   sandbox?: SandboxRunner;

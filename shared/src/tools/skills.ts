@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseSkill, SKILL_NAME, type Skill, skillPath } from '../domain/skills';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../ports/workspace';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 export interface SkillToolDeps {
   workspace: Pick<Workspace, 'readFile' | 'listFiles'>;
@@ -20,13 +20,15 @@ export async function listSkills(workspace: SkillToolDeps['workspace']): Promise
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const loadSkillInput = z
-  .object({
-    name: z.string().regex(SKILL_NAME, 'a skill name: lower-case letters, digits and dashes').optional(),
-    /** Rules mode: the intent a skill says it refines (`intent:` in its front matter). */
-    intent: z.string().min(1).max(64).optional(),
-  })
-  .refine((i) => i.name || i.intent, 'give the skill name (or the intent it refines)');
+const loadSkillInput = lazyInput(() =>
+  z
+    .object({
+      name: z.string().regex(SKILL_NAME, 'a skill name: lower-case letters, digits and dashes').optional(),
+      /** Rules mode: the intent a skill says it refines (`intent:` in its front matter). */
+      intent: z.string().min(1).max(64).optional(),
+    })
+    .refine((i) => i.name || i.intent, 'give the skill name (or the intent it refines)'),
+);
 
 /**
  * Loads one skill's full text when the agent decides it applies (the list of names and one-liners is in the

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * A tool the agent (model or rules planner) can call. Read tools run directly (through the guard);
@@ -52,4 +52,15 @@ export function capOutput(value: unknown, max = TOOL_OUTPUT_MAX_CHARS): unknown 
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text === undefined || text.length <= max) return value;
   return { truncated: true, originalChars: text.length, preview: text.slice(0, max) };
+}
+
+/**
+ * A tool's input schema, built on its first use (issue 16): the first validation of a call to it, or the
+ * first model turn, which converts every tool's schema to JSON Schema once. Most worker events (timers,
+ * card decisions, notifications, rules-planned turns) use one tool or none, yet building all the tools'
+ * schemas was the largest item of the worker's module init. `z.lazy` validates and converts exactly as the
+ * schema it wraps (the JSON Schema is identical, so the prompt's cached prefix does not change).
+ */
+export function lazyInput<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
+  return z.lazy(build);
 }

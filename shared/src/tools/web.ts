@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { AppError, ConfigError } from '../errors';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 /**
  * Web search and fetch (SPEC §3.4, web row). In Claude mode they are Anthropic's server-side tools: the
@@ -80,8 +80,8 @@ export class WebUnavailableError extends AppError {
   }
 }
 
-const searchInput = z.object({ query: z.string().trim().min(1).max(400) });
-const fetchInput = z.object({ url: z.url().max(2000) });
+const searchInput = lazyInput(() => z.object({ query: z.string().trim().min(1).max(400) }));
+const fetchInput = lazyInput(() => z.object({ url: z.url().max(2000) }));
 
 export const webSearchUnavailable: Tool<typeof searchInput, WebToolDeps> = {
   name: 'web_search',

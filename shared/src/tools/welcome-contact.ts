@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { OpenPhoneToolDeps } from './openphone';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 const SMS_MAX = 1600;
 
-const input = z.object({
-  phone: z.string().min(3).max(40).describe('The newcomer’s number (E.164), as it texted the company line'),
-  name: z.string().trim().min(1).max(100).optional().describe('Their name, only if they gave it'),
-  role: z.literal('prospect').default('prospect'),
-  text: z.string().trim().min(1).max(SMS_MAX).describe('The reply to send once the contact exists'),
-});
+const input = lazyInput(() =>
+  z.object({
+    phone: z.string().min(3).max(40).describe('The newcomer’s number (E.164), as it texted the company line'),
+    name: z.string().trim().min(1).max(100).optional().describe('Their name, only if they gave it'),
+    role: z.literal('prospect').default('prospect'),
+    text: z.string().trim().min(1).max(SMS_MAX).describe('The reply to send once the contact exists'),
+  }),
+);
 
 /** "Ana Ruiz" → Ana / Ruiz; no name → the number stands as the contact's name until someone edits it. */
 function nameParts(i: z.infer<typeof input>): { firstName: string; lastName: string | null } {

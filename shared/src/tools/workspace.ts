@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { assertAgentMayWrite } from '../domain/protected-paths';
 import { WORKSPACE_LIMITS } from '../domain/workspace-paths';
 import type { Workspace } from '../ports/workspace';
-import type { Tool } from './tool';
+import { lazyInput, type Tool } from './tool';
 
 /**
  * The agent's file tools over its memory workspace (SPEC §3.4, memory row). Reads are 'read'; writes are
@@ -26,17 +26,19 @@ const path = z
   .max(300)
   .describe('Path relative to the workspace root, e.g. "MEMORY.md" or "areas/maintenance.md"');
 
-const readFileInput = z.object({
-  path,
-  offset: z.number().int().min(1).optional().describe('First line to read (1-based); default 1'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(2_000)
-    .optional()
-    .describe(`Number of lines; default ${READ_DEFAULT_LINES}`),
-});
+const readFileInput = lazyInput(() =>
+  z.object({
+    path,
+    offset: z.number().int().min(1).optional().describe('First line to read (1-based); default 1'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(2_000)
+      .optional()
+      .describe(`Number of lines; default ${READ_DEFAULT_LINES}`),
+  }),
+);
 
 export const readFileTool: Tool<typeof readFileInput, WorkspaceToolDeps> = {
   name: 'read_file',
@@ -84,9 +86,15 @@ export const readFileTool: Tool<typeof readFileInput, WorkspaceToolDeps> = {
   summarize: (i) => `Read ${i.path}`,
 };
 
-const listFilesInput = z.object({
-  dir: z.string().max(300).optional().describe('Folder to list, e.g. "areas"; omit for the whole workspace'),
-});
+const listFilesInput = lazyInput(() =>
+  z.object({
+    dir: z
+      .string()
+      .max(300)
+      .optional()
+      .describe('Folder to list, e.g. "areas"; omit for the whole workspace'),
+  }),
+);
 
 export const listFilesTool: Tool<typeof listFilesInput, WorkspaceToolDeps> = {
   name: 'list_files',
@@ -110,16 +118,18 @@ export const listFilesTool: Tool<typeof listFilesInput, WorkspaceToolDeps> = {
   summarize: (i) => `List files${i.dir ? ` in ${i.dir}` : ''}`,
 };
 
-const searchFilesInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe('Text to look for (case-insensitive, not a regular expression)'),
-  dir: z.string().max(300).optional().describe('Folder to search in; omit for the whole workspace'),
-  max_results: z.number().int().min(1).max(200).default(50),
-});
+const searchFilesInput = lazyInput(() =>
+  z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .describe('Text to look for (case-insensitive, not a regular expression)'),
+    dir: z.string().max(300).optional().describe('Folder to search in; omit for the whole workspace'),
+    max_results: z.number().int().min(1).max(200).default(50),
+  }),
+);
 
 export const searchFilesTool: Tool<typeof searchFilesInput, WorkspaceToolDeps> = {
   name: 'search_files',
@@ -147,13 +157,15 @@ export const searchFilesTool: Tool<typeof searchFilesInput, WorkspaceToolDeps> =
   summarize: (i) => `Search notes for "${i.query}"`,
 };
 
-const writeFileInput = z.object({
-  path,
-  content: z
-    .string()
-    .max(WORKSPACE_LIMITS.maxFileBytes)
-    .describe('The whole new content of the file (markdown, text or JSON)'),
-});
+const writeFileInput = lazyInput(() =>
+  z.object({
+    path,
+    content: z
+      .string()
+      .max(WORKSPACE_LIMITS.maxFileBytes)
+      .describe('The whole new content of the file (markdown, text or JSON)'),
+  }),
+);
 
 export const writeFileTool: Tool<typeof writeFileInput, WorkspaceToolDeps> = {
   name: 'write_file',
@@ -170,15 +182,17 @@ export const writeFileTool: Tool<typeof writeFileInput, WorkspaceToolDeps> = {
   summarize: (i) => `Write ${i.path} (${i.content.length} chars)`,
 };
 
-const editFileInput = z.object({
-  path,
-  old_string: z
-    .string()
-    .min(1)
-    .max(WORKSPACE_LIMITS.maxFileBytes)
-    .describe('Exact text to replace, copied from the file; must appear exactly once'),
-  new_string: z.string().max(WORKSPACE_LIMITS.maxFileBytes).describe('Text to put in its place'),
-});
+const editFileInput = lazyInput(() =>
+  z.object({
+    path,
+    old_string: z
+      .string()
+      .min(1)
+      .max(WORKSPACE_LIMITS.maxFileBytes)
+      .describe('Exact text to replace, copied from the file; must appear exactly once'),
+    new_string: z.string().max(WORKSPACE_LIMITS.maxFileBytes).describe('Text to put in its place'),
+  }),
+);
 
 export const editFileTool: Tool<typeof editFileInput, WorkspaceToolDeps> = {
   name: 'edit_file',
@@ -195,7 +209,7 @@ export const editFileTool: Tool<typeof editFileInput, WorkspaceToolDeps> = {
   summarize: (i) => `Edit ${i.path}`,
 };
 
-const deleteFileInput = z.object({ path });
+const deleteFileInput = lazyInput(() => z.object({ path }));
 
 export const deleteFileTool: Tool<typeof deleteFileInput, WorkspaceToolDeps> = {
   name: 'delete_file',
