@@ -3,6 +3,7 @@ import { type BigIntStats, closeSync, fstatSync, mkdirSync, openSync, writeSync 
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import type { PackObjects } from './git-pack-index';
 
 /**
  * The working tree of a fresh clone, written straight from its one packfile (issue #14: memory cold start).
@@ -19,9 +20,14 @@ import { inflateSync } from 'node:zlib';
  * pack, a base outside the pack, a symlink or submodule entry — returns false and the caller falls back to
  * isomorphic-git's checkout, which handles every case.
  */
-export async function checkoutFromPack(dir: string, commitOid: string): Promise<boolean> {
+export async function checkoutFromPack(
+  dir: string,
+  commitOid: string,
+  /** The clone's objects as its index pass read them (git-pack-index.ts): not inflated and hashed again. */
+  known?: PackObjects,
+): Promise<boolean> {
   try {
-    return await checkout(dir, commitOid);
+    return await checkout(dir, commitOid, known);
   } catch (error) {
     // Nothing is written before every blob has been read and verified, so a fallback starts clean.
     if (error instanceof PackError) return false;
@@ -29,13 +35,8 @@ export async function checkoutFromPack(dir: string, commitOid: string): Promise<
   }
 }
 
-async function checkout(dir: string, commitOid: string): Promise<boolean> {
-  const packDir = join(dir, '.git', 'objects', 'pack');
-  const packs = (await readdir(packDir).catch(() => [] as string[])).filter((f) => f.endsWith('.pack'));
-  if (packs.length !== 1) return false;
-  const base = join(packDir, (packs[0] as string).slice(0, -'.pack'.length));
-  const [pack, idx] = await Promise.all([readFile(`${base}.pack`), readFile(`${base}.idx`)]);
-  const store = packStore(pack, readPackIndex(idx));
+async function checkout(dir: string, commitOid: string, known?: PackObjects): Promise<boolean> {
+  const store = known ? knownStore(known) : await storeOnDisk(dir);
   if (!store) return false;
   const commit = store.read(commitOid);
   if (commit?.type !== 'commit') return false;
@@ -52,6 +53,27 @@ async function checkout(dir: string, commitOid: string): Promise<boolean> {
 interface PackObject {
   type: 'commit' | 'tree' | 'blob' | 'tag';
   data: Buffer;
+}
+
+/** Objects by id; `verified`: every object's id was computed from its content (no need to hash it again). */
+interface ObjectStore {
+  read(oid: string): PackObject | undefined;
+  verified: boolean;
+}
+
+/** The clone's one pack, read from disk with its index: objects are inflated on demand and checked. */
+async function storeOnDisk(dir: string): Promise<ObjectStore | undefined> {
+  const packDir = join(dir, '.git', 'objects', 'pack');
+  const packs = (await readdir(packDir).catch(() => [] as string[])).filter((f) => f.endsWith('.pack'));
+  if (packs.length !== 1) return undefined;
+  const base = join(packDir, (packs[0] as string).slice(0, -'.pack'.length));
+  const [pack, idx] = await Promise.all([readFile(`${base}.pack`), readFile(`${base}.idx`)]);
+  const store = packStore(pack, readPackIndex(idx));
+  return store && { ...store, verified: false };
+}
+
+function knownStore(objects: PackObjects): ObjectStore {
+  return { read: (oid) => objects.get(oid), verified: true };
 }
 
 interface FileEntry {
@@ -176,7 +198,7 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
 }
 
 /** Every regular file under a tree; undefined at a symlink, a submodule or a missing object. */
-function listBlobs(store: ReturnType<typeof packStore> & {}, treeOid: string, prefix: string) {
+function listBlobs(store: ObjectStore, treeOid: string, prefix: string) {
   const tree = store.read(treeOid);
   if (tree?.type !== 'tree') return undefined;
   const files: FileEntry[] = [];
@@ -203,9 +225,10 @@ function listBlobs(store: ReturnType<typeof packStore> & {}, treeOid: string, pr
 }
 
 /** The blob's content, checked against its id: SHA-1 of "blob <size>\0" + content, as git names it. */
-function verifiedBlob(store: ReturnType<typeof packStore> & {}, file: FileEntry): Buffer {
+function verifiedBlob(store: ObjectStore, file: FileEntry): Buffer {
   const blob = store.read(file.oid);
   if (blob?.type !== 'blob') throw new PackError(`missing blob for ${file.path}`);
+  if (store.verified) return blob.data;
   const id = createHash('sha1').update(`blob ${blob.data.length}\0`).update(blob.data).digest('hex');
   if (id !== file.oid) throw new PackError(`blob ${file.path} does not match its id`);
   return blob.data;

@@ -27,7 +27,7 @@ const EMPTY_PACK_HEADER = Buffer.from('5041434b0000000200000000', 'hex');
  */
 export function capturingHttp(
   http: HttpClient,
-  keep: (pack: Buffer, idx: Buffer) => Promise<void>,
+  keep: (pack: Buffer, idx: Buffer, objects: PackObjects) => Promise<void>,
 ): HttpClient {
   let kept = false;
   return {
@@ -37,10 +37,10 @@ export function capturingHttp(
       if (kept || !uploadPack || res.statusCode !== 200) return res;
       const body = await collect(res.body);
       const split = splitSideBand(body);
-      const idx = split && indexPack(split.pack);
+      const indexed = split && indexPackObjects(split.pack);
       // Not a response or a pack this code knows (a thin pack, no side-band): isomorphic-git gets it whole.
-      if (!split || !idx) return { ...res, body: once(body) };
-      await keep(split.pack, idx);
+      if (!split || !indexed) return { ...res, body: once(body) };
+      await keep(split.pack, indexed.idx, indexed.objects);
       kept = true;
       return { ...res, body: once(split.rest) };
     },
@@ -173,14 +173,32 @@ function resolve(entries: Entry[]): boolean {
   return true;
 }
 
+/**
+ * A pack's objects by id, as the index pass inflated and named them: each id is the SHA-1 of its content, so
+ * they are verified. The checkout that follows a clone writes the tree from them (git-pack-checkout.ts)
+ * instead of inflating and hashing every object a second time.
+ */
+export type PackObjects = ReadonlyMap<string, { type: 'commit' | 'tree' | 'blob' | 'tag'; data: Buffer }>;
+
 /** The pack index v2 for a pack: fanout, sorted ids, CRC-32s, 32-bit offsets, the pack's and its own SHA-1. */
 export function indexPack(pack: Buffer): Buffer | undefined {
+  return indexPackObjects(pack)?.idx;
+}
+
+/** The pack's index and its objects, or undefined for a pack this code does not index (see above). */
+export function indexPackObjects(pack: Buffer): { idx: Buffer; objects: PackObjects } | undefined {
   if (pack.length < 32 || pack.length >= 0x80000000) return undefined;
   // The trailer is the SHA-1 of everything before it: a pack cut short or damaged in transit is refused.
   const sum = createHash('sha1').update(pack.subarray(0, -20)).digest();
   if (!sum.equals(pack.subarray(-20))) return undefined;
   const entries = readEntries(pack);
   if (!entries || !resolve(entries)) return undefined;
+  const objects = new Map<string, { type: 'commit' | 'tree' | 'blob' | 'tag'; data: Buffer }>();
+  for (const e of entries) if (e.oid && e.type) objects.set(e.oid, { type: e.type, data: e.data });
+  return { idx: indexFile(pack, entries), objects };
+}
+
+function indexFile(pack: Buffer, entries: Entry[]): Buffer {
   const sorted = [...entries].sort((a, b) => ((a.oid as string) < (b.oid as string) ? -1 : 1));
   const n = sorted.length;
   const out = Buffer.alloc(8 + 256 * 4 + n * 28 + 40);

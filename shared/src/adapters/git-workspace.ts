@@ -49,7 +49,7 @@ import type {
   WriteResult,
 } from '../ports/workspace';
 import { checkoutFromPack } from './git-pack-checkout';
-import { capturingHttp } from './git-pack-index';
+import { capturingHttp, type PackObjects } from './git-pack-index';
 
 /**
  * The memory workspace as a git working copy, synced with isomorphic-git (pure JS: Lambda has no git binary).
@@ -486,11 +486,16 @@ export class GitWorkspace implements Workspace {
     const staging = `${this.dir}.clone-${randomUUID().slice(0, 8)}`;
     await mkdir(dirname(this.dir), { recursive: true });
     try {
+      // The objects the index pass read: the checkout writes the tree from them (read and hashed once).
+      let objects: PackObjects | undefined;
       await this.remoteOp('clone', () =>
         git.clone({
           ...this.remoteArgs(),
           // The pack is indexed below with node:zlib (git-pack-index.ts), not by isomorphic-git in pure JS.
-          http: capturingHttp(http, (pack, idx) => writePack(staging, pack, idx)),
+          http: capturingHttp(http, (pack, idx, read) => {
+            objects = read;
+            return writePack(staging, pack, idx);
+          }),
           dir: staging,
           url: this.settings.url,
           ref: this.settings.branch,
@@ -502,7 +507,7 @@ export class GitWorkspace implements Workspace {
           noCheckout: true,
         }),
       );
-      await this.checkoutClone(staging);
+      await this.checkoutClone(staging, objects);
       if (existing) await rmdir(this.dir);
       await rename(staging, this.dir);
     } finally {
@@ -521,12 +526,12 @@ export class GitWorkspace implements Workspace {
   }
 
   /** Writes the cloned branch's files; isomorphic-git's checkout when the pack holds something unusual. */
-  private async checkoutClone(dir: string): Promise<void> {
+  private async checkoutClone(dir: string, objects?: PackObjects): Promise<void> {
     const head = await git
       .resolveRef({ fs: nodeFs, dir, ref: this.localRef })
       .catch((e) => (isGitError(e, 'NotFoundError') ? undefined : Promise.reject(e)));
     if (!head) return; // an empty remote: nothing to check out, the seed follows
-    if (await checkoutFromPack(dir, head)) return;
+    if (await checkoutFromPack(dir, head, objects)) return;
     this.logger?.info('memory.checkout_fallback', {});
     await git.checkout({ fs: nodeFs, dir, ref: this.settings.branch, force: true });
   }
