@@ -17,24 +17,24 @@ const VULNERABLE = String.raw`(bab(y|ies)|newborn|infant|toddler|elderly|grandm\
 export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   [
     'medical',
-    /\b(paramedics?|ambulance|emts?) (is|are|came|here|on (the|their) way|coming)\b|\b(unconscious|unresponsive|not breathing|stopped breathing|having a seizure|overdos(ed|ing)|heart attack|having a stroke|choking|bleeding (a lot|badly|everywhere|heavily))\b|\b(hand|finger|arm|leg|foot) (got )?(crushed|caught|cut off)\b|\b(fell|fallen|collapsed) .{0,30}\b(can'?t|cannot|won'?t) (get up|move|stand)\b/i,
+    /\b(paramedics?|ambulance|emts?) (is|are|came|here|on (the|their) way|coming)\b|\b(unconscious|unresponsive|not breathing|stopped breathing|having a seizure|overdos(ed|ing)|heart attack|having a stroke|choking|bleeding (a lot|badly|everywhere|heavily))\b|\b(hand|finger|arm|leg|foot) (got )?(crushed|caught|cut off)\b|\b(fell|fallen|collapsed) .{0,30}\b(can'?t|cannot|won'?t) (get up|move|stand)\b|\b(fainted|passed out|blacked out)\b/i,
   ],
   [
     'security',
-    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\b(burglari[sz]ed|burgled)\b|\b(lock|deadbolt|cylinder)\b.{0,20}\b(drilled|snapped|bumped) (out|off)\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
+    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\bforced (their|his|her|its|a|the) way in(to)?\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\b(burglari[sz]ed|burgled)\b|\b(lock|deadbolt|cylinder)\b.{0,20}\b(drilled|snapped|bumped) (out|off)\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
   ],
   [
     'water',
-    /\b(is|are|was|got|went) (under ?water)\b|\b(rains?|raining|pouring) (on|onto|into|in|through) (my|our|the) (floor|bathroom|kitchen|bedroom|bed|living room|apartment|unit)\b|\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
+    /\b(is|are|was|got|went) (under ?water)\b|\bwaterfall (is |was )?(coming|pouring|running|down|from|in|into|through)\b|\b(rains?|raining|pouring) (on|onto|into|in|through) (my|our|the) (floor|bathroom|kitchen|bedroom|bed|living room|apartment|unit)\b|\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
   ],
   [
     'electrical',
-    /\b(live|exposed|bare) (live )?(wires?|wiring)\b|\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
+    /\b(live|exposed|bare) (live )?(wires?|wiring)\b|\b(got|get|getting|was) (shocked|zapped|electrocuted)\b|\b(got|get|getting) (a )?(shock|shocks|zap|zapped) (off|from|touching)\b|\bsparks? (flying|shooting|coming) (from|out)\b|\b(outlet|panel|breaker|wires?|wiring|switch|plug|power strip|cord)\b.{0,40}\b(spark(ed|s|ing)?|arc(ed|ing)|melt(ed|ing)|smok(ing|ed)|scorched|burning)\b/i,
   ],
   [
     'heat',
     new RegExp(
-      String.raw`\b(can see (our|my) breath|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))|${NO_HEAT}.{0,60}\b${VULNERABLE}|\b${VULNERABLE}.{0,60}${NO_HEAT}`,
+      String.raw`\b(can see (our|my) breath|(using|running|turned on|turning on|leaving) the (oven|stove|burners?) (on )?(to (stay|keep) warm|for heat)|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))|${NO_HEAT}.{0,60}\b${VULNERABLE}|\b${VULNERABLE}.{0,60}${NO_HEAT}`,
       'i',
     ),
   ],

@@ -20,14 +20,15 @@ const KEYWORDS =
  * today, so a retrain that regresses fails CI. `original` is the held-apart part of the corpus's first lines
  * (757 examples), the figure comparable across sessions (seventh session: 88.5% / 98.6% / 90.8% after
  * emergency kinds became labels and the threshold 0.3 was chosen on grouped cross-validation of the
- * training split); `whole` is the whole held-apart split, which grows as lines are added under
+ * training split; its second round, 90.6% / 99.1% / 92.4% after 382 new lines and five backstop phrases
+ * from the training split's cross-validation misses); `whole` is the whole held-apart split, which grows as lines are added under
  * `# @source` (a new line falls held apart by its hash like any other). The issue's targets are accuracy
  * ≥ 95%, emergency recall 100% and precision ≥ 90%; accuracy and recall are not reached. `npm run bench
  * triage` prints the figures beside the keyword baseline.
  */
 const FLOORS = {
-  original: { accuracy: 0.885, emergencyRecall: 0.986, emergencyPrecision: 0.907 },
-  whole: { accuracy: 0.884, emergencyRecall: 0.986, emergencyPrecision: 0.907 },
+  original: { accuracy: 0.906, emergencyRecall: 0.99, emergencyPrecision: 0.923 },
+  whole: { accuracy: 0.902, emergencyRecall: 0.987, emergencyPrecision: 0.923 },
 };
 
 const corpus = loadCorpus();
@@ -117,6 +118,15 @@ describe('triage model', () => {
     expect(backstopOf('there are exposed wires where the old light was')).toMatchObject({
       kind: 'electrical',
     });
+    // From the grown corpus's cross-validation misses (training split), second round of the seventh session.
+    expect(backstopOf('I got a shock from the bathroom light switch')).toMatchObject({ kind: 'electrical' });
+    expect(backstopOf("we're using the oven to keep warm, the furnace is off")).toMatchObject({
+      kind: 'heat',
+    });
+    expect(backstopOf('a man forced his way in behind me at the lobby')).toMatchObject({ kind: 'security' });
+    expect(backstopOf('a waterfall is coming through the garage roof')).toMatchObject({ kind: 'water' });
+    expect(backstopOf('my neighbour passed out on the stairs')).toMatchObject({ kind: 'medical' });
+    expect(backstopOf('we passed the waterfall on the drive up')).toBeUndefined();
   });
 
   it('names an emergency without its keywords, with its kind and the words that weighed', async () => {
