@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../shared/src/zod-mini';
 import { getEmailPollDeps, resetEmailPollDeps } from '../shared/src/composition/email-poll';
 import { describeZodIssues, ValidationError } from '../shared/src/errors';
 import { pollEmail } from '../shared/src/use-cases/poll-email';
 
-/** The fixed input each EventBridge rule (and the local scheduler) sends: see shared/src/schedules.ts. */
+/** The fixed input each EventBridge rule (and the local scheduler) sends: see shared/src/schedules.ts (zod/mini, like the rest of this function's init). */
 export const emailPollInput = z.object({ source: z.enum(['general', 'leads', 'sent']) });
 export type EmailPollInput = z.infer<typeof emailPollInput>;
 

@@ -18,7 +18,6 @@ import {
 } from '../../../shared/src/contracts/api';
 import { leadStateRequest, leadStateResponse } from '../../../shared/src/contracts/lead';
 import { actionTokenKey } from '../../../shared/src/domain/action-token';
-import { cancelFollowUp } from '../../../shared/src/use-cases/cancel-followup';
 import { claimCard, releaseCard } from '../../../shared/src/use-cases/claim-card';
 import { decideApproval } from '../../../shared/src/use-cases/decide-approval';
 import { decideByToken } from '../../../shared/src/use-cases/decide-by-token';
@@ -122,6 +121,8 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
   app.post('/api/conversations/:cid/followups/:fid/cancel', async (c) => {
     const user = actorOf(c);
     const core = c.get('core');
+    // Loaded on the first cancel: it brings the follow-up tool and luxon, which no other route here needs.
+    const { cancelFollowUp } = await import('../../../shared/src/use-cases/cancel-followup');
     const followup = await cancelFollowUp(
       { ...core, ...(core.cardTimers.timers ? { timers: core.cardTimers.timers } : {}) },
       {

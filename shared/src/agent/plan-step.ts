@@ -3,10 +3,15 @@ import { isImage } from '../domain/media';
 import { isAppError } from '../errors';
 import { claudePlan, type Round } from './claude-planner';
 import { buildInstructions } from './instructions';
-import { rulesPlan } from './rules-planner';
 import type { RunContext } from './run-context';
 import { isTransient } from './transient';
 import type { Plan, PlannerInput, Trigger } from './types';
+
+/**
+ * The rules planner (its intents, slot filling, chrono-node and libphonenumber) loads with the first rules-mode
+ * plan: a Claude-mode worker needs it only when the model is down (issue 16: not at every cold start's init).
+ */
+const rulesPlanner = async () => (await import('./rules-planner')).rulesPlan;
 
 /** How many of the newest messages a prompt's history is made from (compacted in claude-planner). */
 export const PROMPT_HISTORY = 30;
@@ -42,7 +47,8 @@ export async function planStep(
     ...(pendingIntent ? { pendingIntent } : {}),
   };
   const step = await durable.step('plan', async () => {
-    if (ctx.mode !== 'claude' || !deps.model) return { plan: rulesPlan(rulesInput), mode: 'rules' as const };
+    if (ctx.mode !== 'claude' || !deps.model)
+      return { plan: (await rulesPlanner())(rulesInput), mode: 'rules' as const };
     try {
       const planned = await modelPlan(ctx, trigger, rounds);
       await keepNote(ctx, trigger, planned.plan);
@@ -52,7 +58,11 @@ export async function planStep(
       if (isTransient(e) && !(isAppError(e) && e.code === 'model_unavailable')) throw e;
       // Model outage: the deterministic planner takes over so the team is still alerted (SPEC §3.1).
       deps.log.warn('model.unavailable', { runId: durable.run.id, error: String(e) });
-      return { plan: rulesPlan(rulesInput), mode: 'rules' as const, fallback: String(e).slice(0, 300) };
+      return {
+        plan: (await rulesPlanner())(rulesInput),
+        mode: 'rules' as const,
+        fallback: String(e).slice(0, 300),
+      };
     }
   });
   ctx.mode = step.mode;

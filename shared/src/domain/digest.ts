@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { Conversation } from '../contracts/conversations';
 import type { FollowUp } from '../contracts/followups';
+import { DIGEST_CONVERSATION_PREFIX } from './digest-prefix';
 
 /** The next time the local clock in `timezone` reads `hour`:00, strictly after `now`. */
 export function nextDigestAt(hour: number, timezone: string, now: Date): Date {
@@ -22,8 +23,7 @@ export function digestTimerName(userId: string, at: Date): string {
   return `digest-${userHash(userId)}-${DateTime.fromJSDate(at).toUTC().toFormat('yyyyMMddHH')}`;
 }
 
-/** The person's own digest thread: where the digest is kept, and where its push opens. */
-export const DIGEST_CONVERSATION_PREFIX = 'c_digest_';
+export { DIGEST_CONVERSATION_PREFIX };
 export const digestConversationId = (userId: string) => `${DIGEST_CONVERSATION_PREFIX}${userHash(userId)}`;
 
 export interface DigestInput {

@@ -1,4 +1,4 @@
-import { extractEmails } from './extract';
+import { extractEmails } from './extract-emails';
 
 /**
  * Whether an email really comes from the team's own domain, from Gmail's own verdict (issue 17).

@@ -10,10 +10,7 @@ export function extractPhones(text: string): string[] {
   return findPhoneNumbersInText(text, 'US').map((p) => p.number.number);
 }
 
-const EMAIL = /[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}/gi;
-export function extractEmails(text: string): string[] {
-  return [...new Set(text.match(EMAIL) ?? [])].map((e) => e.toLowerCase());
-}
+export { extractEmails } from './extract-emails';
 
 export function extractAmounts(text: string): number[] {
   return [...text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)/g)].map((m) =>

@@ -1,5 +1,5 @@
 import type { Conversation } from '../contracts/conversations';
-import { DIGEST_CONVERSATION_PREFIX } from './digest';
+import { DIGEST_CONVERSATION_PREFIX } from './digest-prefix';
 
 /**
  * Conversations are the team's, except one person's own (follow #20: the daily digest thread). Digest threads

@@ -1,5 +1,4 @@
 import Fuse from 'fuse.js';
-import { toE164 } from '../domain/phone';
 import type { Contact, SmsGateway } from '../ports/sms-gateway';
 
 export interface DirectoryEntry {
@@ -21,6 +20,9 @@ export function emailIdentity(query: string): string | null {
   const m = inner.trim().toLowerCase();
   return /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(m) ? m : null;
 }
+
+/** libphonenumber (about 140 KB with its metadata) loads with the first look-up by number (issue 16). */
+const phoneNumbers = () => import('../domain/phone');
 
 /**
  * The team's address book from OpenPhone, cached for 5 minutes (SPEC §3.4) and searched fuzzily by name,
@@ -71,7 +73,7 @@ export function contactDirectory(sms: SmsGateway, teamDomains: string[], clock: 
       const { entries, fuse } = await load();
       const address = emailIdentity(query);
       if (address) return entries.filter((e) => e.emails.includes(address)).slice(0, limit);
-      const phone = /\d{3}/.test(query) ? toE164(query) : null;
+      const phone = /\d{3}/.test(query) ? (await phoneNumbers()).toE164(query) : null;
       if (phone) return entries.filter((e) => e.phones.includes(phone)).slice(0, limit);
       return fuse.search(query, { limit }).map((r) => r.item);
     },
@@ -86,7 +88,7 @@ export function contactDirectory(sms: SmsGateway, teamDomains: string[], clock: 
       return fuse.search(probe, { limit }).map((r) => r.item);
     },
     async byPhone(number: string): Promise<DirectoryEntry | undefined> {
-      const e164 = toE164(number) ?? number;
+      const e164 = (await phoneNumbers()).toE164(number) ?? number;
       return (await load()).entries.find((e) => e.phones.includes(e164));
     },
     /** The contact with this email address (case-insensitive), for one thread per person. */

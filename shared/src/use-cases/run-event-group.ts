@@ -1,5 +1,5 @@
 import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
-import { type LeadFactRecorder, recordLeadFromEmail } from '../agent/lead-intake';
+import type { LeadFactRecorder } from '../agent/lead-intake';
 import { PROMPT_HISTORY } from '../agent/plan-step';
 import { reasonRedrafts } from '../agent/redraft-rules';
 import { type AgentDeps, driveRun } from '../agent/run-agent';
@@ -588,6 +588,8 @@ async function recordLeadFacts(
   const recorder =
     deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
   if (!recorder) return;
+  // Lead extraction (chrono-node, libphonenumber) loads with the first email, not at the worker's init.
+  const { recordLeadFromEmail } = await import('../agent/lead-intake');
   for (const ev of events) {
     const r = await recordLeadFromEmail(recorder, {
       conversationId,

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../zod-mini';
 import { describeZodIssues, UpstreamError } from '../../errors';
 import type { EmailCursor, EmailCursorStore } from '../../ports/email-cursor-store';
 import { type DynamoTable, isConditionFailed } from './base';
@@ -11,8 +12,9 @@ import { type DynamoTable, isConditionFailed } from './base';
  */
 const key = (name: string) => ({ pk: `CURSOR#${name}`, sk: 'CURSOR' });
 
+// zod/mini: the email poller's init loads no classic zod at all (issue 16).
 const itemSchema = z.object({
-  version: z.number().int().positive(),
+  version: z.int().check(z.positive()),
   internalDate: z.number(),
   seen: z.record(z.string(), z.number()),
   inflight: z.array(z.object({ id: z.string(), internalDate: z.number(), claimedAt: z.number() })),
