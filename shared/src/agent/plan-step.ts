@@ -11,7 +11,17 @@ import type { Plan, PlannerInput, Trigger } from './types';
  * The rules planner (its intents, slot filling, chrono-node and libphonenumber) loads with the first rules-mode
  * plan: a Claude-mode worker needs it only when the model is down (issue 16: not at every cold start's init).
  */
-const rulesPlanner = async () => (await import('./rules-planner')).rulesPlan;
+let loadingRules: Promise<typeof import('./rules-planner').rulesPlan> | undefined;
+/** Imported once per container: each `import()` still resolves the specifier again (under tsx, a loader-thread
+ * round trip per rules-mode plan, most of a triage turn's own CPU in the bench). */
+const rulesPlanner = () => {
+  loadingRules ??= import('./rules-planner').then((m) => m.rulesPlan);
+  // A failed load is not kept: the next plan tries again.
+  loadingRules.catch(() => {
+    loadingRules = undefined;
+  });
+  return loadingRules;
+};
 
 /** How many of the newest messages a prompt's history is made from (compacted in claude-planner). */
 export const PROMPT_HISTORY = 30;
