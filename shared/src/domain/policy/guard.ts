@@ -278,7 +278,7 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
       provenance: { kind: 'seed', detail: s.detail },
     }));
 
-  const open = (env: SolveEnv, canFetch: boolean) => {
+  const open = (env: SolveEnv, canFetch: boolean, stored?: StoredFact[]) => {
     checkTimezone(env.timezone);
     return Session.open({
       rulebase: rb,
@@ -289,8 +289,17 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
       seeds: seedFacts(env.now),
       context: parsed.context,
       limits,
+      ...(stored ? { stored } : {}),
     });
   };
+  /**
+   * The last summary and what it was made from. A turn's prompt is built before each model call, and between
+   * them the facts rarely change; the summary (a session and a line per fact, ~75 µs, issue 14) is a pure
+   * function of the facts that hold, the local minute (expiry times read against today), the zone and the cap.
+   * A turn holding the conversation lists the same fact objects again (agent/turn-fact-cache.ts), so object
+   * identity says "unchanged"; a store without that hands out new objects, so it never hits.
+   */
+  let lastSummary: { key: string; facts: StoredFact[]; text: string } | undefined;
 
   const why = (nodes: ProofNode[], env: SolveEnv) =>
     renderProof(nodes, { now: env.now, timezone: env.timezone });
@@ -602,36 +611,52 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
     },
 
     async summarize(env, sopts = {}) {
-      const session = await open({ now: env.now, timezone: env.timezone }, false);
       const max = sopts.maxFacts ?? 50;
-      const facts = session.allFacts();
-      const lines = facts.slice(0, max).map((f) => {
-        const fact = renderProof(
-          [
-            {
-              kind: 'fact',
-              text: renderAtomText(f.predicate, f.args),
-              provenance: f.provenance,
-              ...(f.expiresAt !== undefined ? { expiresAt: f.expiresAt } : {}),
-              children: [],
-            },
-          ],
-          env,
-        )[0];
-        return `- ${fact}`;
-      });
-      if (facts.length > max) lines.push(`- … and ${facts.length - max} more`);
-      const focus = [...rb.contexts.values()].map((c) => {
-        const v = session.focus.get(c.name);
-        return `${c.name} = ${v === undefined ? '(not set)' : renderValue(v)}`;
-      });
-      return [
-        `Established facts (${facts.length}):`,
-        ...(lines.length ? lines : ['- none yet']),
-        `Focus: ${focus.length ? focus.join('; ') : 'no context variables declared'}`,
-      ].join('\n');
+      const stored = await store.list(conversationId, { now: env.now });
+      const key = `${Math.floor(env.now.getTime() / 60_000)}|${env.timezone}|${max}`;
+      if (lastSummary?.key === key && sameItems(lastSummary.facts, stored)) return lastSummary.text;
+      const text = await renderSummary(env, max, stored);
+      lastSummary = { key, facts: stored, text };
+      return text;
     },
   };
+
+  async function renderSummary(env: { now: Date; timezone: string }, max: number, stored: StoredFact[]) {
+    const session = await open({ now: env.now, timezone: env.timezone }, false, stored);
+    const facts = session.allFacts();
+    const lines = facts.slice(0, max).map((f) => {
+      const fact = renderProof(
+        [
+          {
+            kind: 'fact',
+            text: renderAtomText(f.predicate, f.args),
+            provenance: f.provenance,
+            ...(f.expiresAt !== undefined ? { expiresAt: f.expiresAt } : {}),
+            children: [],
+          },
+        ],
+        env,
+      )[0];
+      return `- ${fact}`;
+    });
+    if (facts.length > max) lines.push(`- … and ${facts.length - max} more`);
+    const focus = [...rb.contexts.values()].map((c) => {
+      const v = session.focus.get(c.name);
+      return `${c.name} = ${v === undefined ? '(not set)' : renderValue(v)}`;
+    });
+    return [
+      `Established facts (${facts.length}):`,
+      ...(lines.length ? lines : ['- none yet']),
+      `Focus: ${focus.length ? focus.join('; ') : 'no context variables declared'}`,
+    ].join('\n');
+  }
+}
+
+/** Same facts, same order, by identity (a held turn's facts are the same objects until one is written). */
+function sameItems(a: readonly StoredFact[], b: readonly StoredFact[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -37,6 +37,8 @@ export interface SessionOpts {
   /** Context bindings from the runtime; fixed contexts take only these, others may be rebound by set_focus. */
   context: Record<string, FactValue>;
   limits: Limits;
+  /** The conversation's facts, when the caller already listed them at `env.now` (the summary's memo). */
+  stored?: StoredFact[];
 }
 
 export const nowSeconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -70,7 +72,7 @@ export class Session {
 
   static async open(opts: SessionOpts): Promise<Session> {
     const s = new Session(opts);
-    const stored = await opts.store.list(opts.conversationId, { now: opts.env.now });
+    const stored = opts.stored ?? (await opts.store.list(opts.conversationId, { now: opts.env.now }));
     const focusFacts: StoredFact[] = [];
     for (const f of stored) {
       if (!factHolds(f, opts.env.now)) continue;
