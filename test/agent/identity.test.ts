@@ -59,7 +59,7 @@ describe('rules mode', () => {
     try {
       await world.deliver(
         emailEvent(
-          { from: 'maria.lopez@mail.example', subject: 'Heater', text: 'It is cold.' },
+          { from: 'maria.lopez@mail.example', subject: 'Heater', text: 'The heater rattles when it starts.' },
           servers.clock(),
         ),
       );

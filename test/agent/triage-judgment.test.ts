@@ -37,6 +37,29 @@ describe('emergencies phrased without any keyword', () => {
   });
 });
 
+test('a prowler told with "I called 911" pages as security; guests coming and going late page nobody', async () => {
+  const prowler = '+14155550166';
+  const pagesBefore = servers.twilio.state.messages.length;
+  await world.deliver(
+    smsEvent(
+      prowler,
+      'some guy is going down our hall trying every door handle, I called 911',
+      servers.clock(),
+    ),
+  );
+  expect(servers.twilio.state.messages.slice(pagesBefore).map((p) => p.to)).toEqual([ONCALL]);
+  const page = (await world.actionsFor(`sms:${prowler}`)).find((a) => a.tool === 'escalate');
+  expect(String(page?.args.reason)).toContain('security emergency');
+
+  const busy = '+14155550167';
+  const quietBefore = servers.twilio.state.messages.length;
+  await world.deliver(
+    smsEvent(busy, 'the unit next door has guests coming and going late every night', servers.clock()),
+  );
+  expect(servers.twilio.state.messages.slice(quietBefore)).toEqual([]);
+  expect((await world.actionsFor(`sms:${busy}`)).map((a) => a.tool)).not.toContain('escalate');
+});
+
 test('an unknown number asking about a unit gets ONE card that adds them as a prospect and replies, run once in order', async () => {
   const from = '+14155550163';
   const text = "Hi, my name is Jenna Park. Is the 2 bedroom on Maple still available? I'd love to see it";
