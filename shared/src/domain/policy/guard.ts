@@ -270,13 +270,22 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
     if (!rb.contexts.has(name))
       throw new PolicyConfigError(`context ${name} is not declared in the rulebase`);
   }
-  const seedFacts = (now: Date): StoredFact[] =>
-    parsed.seeds.map((s) => ({
-      predicate: s.predicate,
-      args: s.args,
-      establishedAt: nowSeconds(now),
-      provenance: { kind: 'seed', detail: s.detail },
-    }));
+  // The same objects within a second (all they carry of the time): the summary's line memo below knows them.
+  let seedMemo: { at: number; facts: StoredFact[] } | undefined;
+  const seedFacts = (now: Date): StoredFact[] => {
+    const at = nowSeconds(now);
+    if (seedMemo?.at !== at)
+      seedMemo = {
+        at,
+        facts: parsed.seeds.map((s) => ({
+          predicate: s.predicate,
+          args: s.args,
+          establishedAt: at,
+          provenance: { kind: 'seed', detail: s.detail },
+        })),
+      };
+    return seedMemo.facts;
+  };
 
   const open = (env: SolveEnv, canFetch: boolean, stored?: StoredFact[]) => {
     checkTimezone(env.timezone);
@@ -624,7 +633,12 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
   async function renderSummary(env: { now: Date; timezone: string }, max: number, stored: StoredFact[]) {
     const session = await open({ now: env.now, timezone: env.timezone }, false, stored);
     const facts = session.allFacts();
+    const minute = `${Math.floor(env.now.getTime() / 60_000)}|${env.timezone}`;
     const lines = facts.slice(0, max).map((f) => {
+      // A fact's line reads only the fact, the zone and today's date (its expiry): kept per fact object, so a
+      // summary after a tool call renders only the facts the call added.
+      const known = summaryLines.get(f);
+      if (known?.minute === minute) return known.line;
       const fact = renderProof(
         [
           {
@@ -637,7 +651,9 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
         ],
         env,
       )[0];
-      return `- ${fact}`;
+      const line = `- ${fact}`;
+      summaryLines.set(f, { minute, line });
+      return line;
     });
     if (facts.length > max) lines.push(`- … and ${facts.length - max} more`);
     const focus = [...rb.contexts.values()].map((c) => {
@@ -651,6 +667,9 @@ export function createPolicyGuard(opts: PolicyGuardOpts): PolicyRuntime {
     ].join('\n');
   }
 }
+
+/** Summary lines by fact object, with the zone and minute they were rendered for. */
+const summaryLines = new WeakMap<StoredFact, { minute: string; line: string }>();
 
 /** Same facts, same order, by identity (a held turn's facts are the same objects until one is written). */
 function sameItems(a: readonly StoredFact[], b: readonly StoredFact[]): boolean {
