@@ -21,8 +21,15 @@ export function emailIdentity(query: string): string | null {
   return /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(m) ? m : null;
 }
 
-/** libphonenumber (about 140 KB with its metadata) loads with the first look-up by number (issue 16). */
-const phoneNumbers = () => import('../domain/phone');
+/**
+ * libphonenumber (about 140 KB with its metadata) loads with the first look-up by number (issue 16). The
+ * promise is kept: each `import()` resolves its specifier again, and look-ups are on every inbound turn.
+ */
+let phoneModule: Promise<typeof import('../domain/phone')> | undefined;
+const phoneNumbers = () => {
+  phoneModule ??= import('../domain/phone');
+  return phoneModule;
+};
 
 /**
  * The team's address book from OpenPhone, cached for 5 minutes (SPEC §3.4) and searched fuzzily by name,
