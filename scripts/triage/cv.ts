@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseConfig } from '../../shared/src/config';
 import { createTriageClassifier, EMERGENCY_THRESHOLD } from '../../shared/src/domain/triage/classifier';
-import { loadWordClusters } from '../../shared/src/domain/triage/clusters';
 import { evaluate, formatConfusion } from '../../shared/src/domain/triage/evaluate';
-import { setSubstitutes, setWordClusters, words } from '../../shared/src/domain/triage/features';
 import { kindOf, type TriageClass } from '../../shared/src/domain/triage/labels';
 import { nearDuplicateGroups } from '../../shared/src/domain/triage/split';
-import {
-  TRIAGE_TRAIN_OPTIONS,
-  type TriageModelJson,
-  trainTriageModel,
-} from '../../shared/src/domain/triage/train';
+import { TRIAGE_TRAIN_OPTIONS, trainTriageModel } from '../../shared/src/domain/triage/train';
 import { type Example, loadCorpus, loadWordVectors, splitCorpus } from './corpus';
-import { nearestKnown } from './substitutes';
 
 /**
  * `npm run triage:cv [options-json] [--misses]`: 5-fold cross-validation on the TRAINING split only. This is
@@ -22,11 +14,6 @@ import { nearestKnown } from './substitutes';
  * each other (`nearDuplicateGroups`) share a fold, as the held-apart split shares none with training.
  * `--misses` lists the training examples the folds got wrong, to see what the corpus lacks.
  */
-if (process.env.CLUSTERS)
-  setWordClusters(
-    loadWordClusters(JSON.parse(readFileSync(process.env.CLUSTERS, 'utf8'))),
-    process.env.CLUSTER_FEATURES ?? 'c',
-  );
 const FOLDS = Number(process.env.FOLDS ?? 5);
 const keywords = parseConfig({ TABLE_NAME: 'cv', EVENTS_QUEUE_URL: 'http://127.0.0.1/cv' }).URGENT_KEYWORDS;
 const args = process.argv.slice(2);
@@ -42,32 +29,12 @@ const foldOf = (e: Example) =>
     .readUInt8(0) % FOLDS;
 const vectors = options.vectorScale > 0 ? loadWordVectors() : undefined;
 const models = Array.from({ length: FOLDS }, (_, fold) =>
-  trainTriageModel(augmented(training.filter((e) => foldOf(e) !== fold)), options, vectors),
+  trainTriageModel(
+    training.filter((e) => foldOf(e) !== fold),
+    options,
+    vectors,
+  ),
 );
-/** Experiment: each word the fold's model does not know → its nearest known word (cosine ≥ SUBSTITUTE). */
-const substitutesOf = process.env.SUBSTITUTE
-  ? nearestKnown(loadWordVectors(), Number(process.env.SUBSTITUTE), Number(process.env.SUB_VOCAB ?? 10000))
-  : undefined;
-/**
- * Experiment: AUGMENT=p adds a copy of each training example in which each word the cluster table knows is,
- * with probability p (a hash of the text and position), seen only through its cluster ("qqc" prefix), so the
- * cluster weights learn what the words' weights would otherwise absorb.
- */
-function augmented(examples: Example[]): Example[] {
-  const p = Number(process.env.AUGMENT ?? 0);
-  if (!p) return examples;
-  const copies = examples.map((e) => ({
-    ...e,
-    text: words(e.text)
-      .map((w, i) =>
-        createHash('sha256').update(`aug:${e.text}:${i}`).digest().readUInt16BE(0) / 65536 < p
-          ? `qqc${w}`
-          : w,
-      )
-      .join(' '),
-  }));
-  return [...examples, ...copies];
-}
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 console.log(`settings ${JSON.stringify(options)}`);
 for (const threshold of thresholds) {
@@ -75,10 +42,6 @@ for (const threshold of thresholds) {
   let kindsRight = 0;
   let kindsAsked = 0;
   for (let fold = 0; fold < FOLDS; fold += 1) {
-    if (substitutesOf) {
-      const m = substitutesOf(models[fold] as TriageModelJson);
-      setSubstitutes(m);
-    }
     const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold });
     for (const e of training.filter((x) => foldOf(x) === fold)) {
       const r = await classifier.classify(e.text, keywords);

@@ -1,17 +1,4 @@
-import type { WordCluster } from './clusters';
 import { conceptsOf } from './concepts';
-
-/** Experiment switches (set by scripts/triage/cv.ts): which cluster features a word gives. */
-let clusterOf: Map<string, WordCluster> | undefined;
-let clusterKinds = new Set(['c']);
-let substitutes: Map<string, string> | undefined;
-export function setSubstitutes(map: Map<string, string> | undefined): void {
-  substitutes = map;
-}
-export function setWordClusters(table: Map<string, WordCluster> | undefined, kinds = 'c'): void {
-  clusterOf = table;
-  clusterKinds = new Set(kinds.split(','));
-}
 
 /**
  * What the linear model sees of a message. Texts are short, misspelt and written in many voices, so a bag
@@ -20,7 +7,10 @@ export function setWordClusters(table: Map<string, WordCluster> | undefined, kin
  * (concepts.ts) tie together words the corpus never pairs, and pairs of concepts let a linear model see
  * conjunctions it cannot form itself: water alone is a dripping tap, water with "now" is a ceiling coming
  * down. Character n-grams were tried and dropped: on cross-validation of the training split they cost
- * 1–2 points of accuracy and tripled the model (`npm run triage:cv`).
+ * 1–2 points of accuracy and tripled the model (`npm run triage:cv`). So were word clusters of pretrained
+ * vectors (`c:<cluster>` per word, seeded k-means of 20,000 words into 256–4,096 clusters, two granularities,
+ * cluster pairs, cluster dropout in training; code in commit 3aae875): at best +0.7 point with a recall
+ * message lost, within what the k-means seed alone moves (docs/ARCHITECTURE.md, triage, eighth session).
  */
 
 /** Emoji and symbols that carry meaning in texts become words, so they are features like any other. */
@@ -59,27 +49,11 @@ export function words(text: string): string[] {
 /** The distinct features of a text: `w:` words, `s:` stems, `b:` word pairs, `z:` concepts and concept pairs. */
 export function featuresOf(text: string): string[] {
   const out = new Set<string>();
-  const ws = substitutes ? words(text).map((w) => substitutes?.get(w) ?? w) : words(text);
+  const ws = words(text);
   ws.forEach((w, i) => {
-    if (w.startsWith('qqc')) {
-      const hidden = clusterOf?.get(w.slice(3));
-      if (hidden && clusterKinds.has('c')) out.add(`c:${hidden.fine}`);
-      if (hidden && clusterKinds.has('d')) out.add(`d:${hidden.coarse}`);
-      return;
-    }
     out.add(`w:${w}`);
-    const c = clusterOf?.get(w);
-    if (!(c && clusterKinds.has('nos'))) out.add(`s:${stem(w)}`);
+    out.add(`s:${stem(w)}`);
     if (i > 0) out.add(`b:${ws[i - 1]}_${w}`);
-    if (c) {
-      if (clusterKinds.has('c')) out.add(`c:${c.fine}`);
-      if (clusterKinds.has('c2')) out.add(`c2:${c.fine}`);
-      if (clusterKinds.has('c3')) out.add(`c3:${c.fine}`);
-      if (clusterKinds.has('d')) out.add(`d:${c.coarse}`);
-      const prev = i > 0 ? clusterOf?.get(ws[i - 1] as string) : undefined;
-      if (prev && clusterKinds.has('cb')) out.add(`cb:${prev.fine}_${c.fine}`);
-      if (prev && clusterKinds.has('db')) out.add(`db:${prev.coarse}_${c.coarse}`);
-    }
   });
   const tags = conceptsOf(text);
   for (const tag of tags) out.add(`z:${tag}`);

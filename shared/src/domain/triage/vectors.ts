@@ -10,6 +10,8 @@ import { words } from './features';
  * with all 20,000 words' rows (~480 KB, where the worker's artifact had 16 KB left under its 5 MiB), and
  * +0.2 point (noise) with the 2,000 most decisive rows that would fit; so vectors are not shipped. Run
  * `npm run triage:vectors` then `npm run triage:cv -- '{"vectorScale":1,"lexiconSize":20000}'` to redo it.
+ * Clusters of the same vectors as sparse features (eighth session, commit 3aae875) gained no more: see
+ * features.ts.
  */
 export interface WordVectors {
   /** Most frequent first: a word's rank sets its weight. */
