@@ -42,7 +42,7 @@ for (const threshold of thresholds) {
   let kindsRight = 0;
   let kindsAsked = 0;
   for (let fold = 0; fold < FOLDS; fold += 1) {
-    const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold });
+    const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold, ...(process.env.NK ? { neighboursK: Number(process.env.NK), neighboursWeight: Number(process.env.NW) } : {}) });
     for (const e of training.filter((x) => foldOf(x) === fold)) {
       const r = await classifier.classify(e.text, keywords);
       predicted.set(e.text, r.triageClass);
