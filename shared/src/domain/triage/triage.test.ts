@@ -21,14 +21,22 @@ const KEYWORDS =
  * (757 examples), the figure comparable across sessions (seventh session: 88.5% / 98.6% / 90.8% after
  * emergency kinds became labels and the threshold 0.3 was chosen on grouped cross-validation of the
  * training split; its second round, 90.6% / 99.1% / 92.4% after 485 new lines and five backstop phrases
- * from the training split's cross-validation misses); `whole` is the whole held-apart split, which grows as lines are added under
- * `# @source` (a new line falls held apart by its hash like any other). The issue's targets are accuracy
+ * from the training split's cross-validation misses); `throughSeventh` is the whole held-apart split as it
+ * was when its floor was measured (893 lines: `original` and `seventh-session`). Each floor is asserted on the
+ * lines it was measured on: a new line falls held apart by its hash like any other, and lines written at the
+ * classes' hardest confusions (`eighth-session`) would move a whole-split floor without anything having
+ * regressed. `npm run bench triage` prints the whole split too. The issue's targets are accuracy
  * ≥ 95%, emergency recall 100% and precision ≥ 90%; accuracy and recall are not reached. `npm run bench
  * triage` prints the figures beside the keyword baseline.
  */
 const FLOORS = {
-  original: { accuracy: 0.906, emergencyRecall: 0.99, emergencyPrecision: 0.923 },
-  whole: { accuracy: 0.902, emergencyRecall: 0.987, emergencyPrecision: 0.923 },
+  original: { sources: ['original'], accuracy: 0.906, emergencyRecall: 0.99, emergencyPrecision: 0.923 },
+  throughSeventh: {
+    sources: ['original', 'seventh-session'],
+    accuracy: 0.902,
+    emergencyRecall: 0.987,
+    emergencyPrecision: 0.923,
+  },
 };
 
 const corpus = loadCorpus();
@@ -66,14 +74,14 @@ describe('triage model', () => {
     expect(trained === readFileSync(MODEL_PATH, 'utf8')).toBe(true);
   }, 120_000);
 
-  it('keeps its figures on the held-apart split, on its original lines and as a whole', async () => {
+  it('keeps its figures on the held-apart lines each floor was measured on', async () => {
     const classifier = createTriageClassifier();
-    const parts = { original: heldApart.filter((e) => e.source === 'original'), whole: heldApart };
-    for (const [name, part] of Object.entries(parts) as Array<[keyof typeof FLOORS, typeof heldApart]>) {
+    for (const [name, floor] of Object.entries(FLOORS)) {
+      const part = heldApart.filter((e) => floor.sources.includes(e.source));
       const e = await evaluate(part, async (t) => (await classifier.classify(t, KEYWORDS)).triageClass);
-      expect(e.accuracy, name).toBeGreaterThanOrEqual(FLOORS[name].accuracy);
-      expect(e.emergencyRecall, name).toBeGreaterThanOrEqual(FLOORS[name].emergencyRecall);
-      expect(e.emergencyPrecision, name).toBeGreaterThanOrEqual(FLOORS[name].emergencyPrecision);
+      expect(e.accuracy, name).toBeGreaterThanOrEqual(floor.accuracy);
+      expect(e.emergencyRecall, name).toBeGreaterThanOrEqual(floor.emergencyRecall);
+      expect(e.emergencyPrecision, name).toBeGreaterThanOrEqual(floor.emergencyPrecision);
     }
   }, 60_000);
 
