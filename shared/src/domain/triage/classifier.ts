@@ -73,14 +73,18 @@ function byClass(p: LinearPrediction): LinearPrediction {
 }
 
 /**
- * The class model's per-class probabilities with the nearest examples' shares blended in (`weight` of them);
- * cues stay the linear model's, which can say which words weighed.
+ * The best class other than emergency, by the class model's probabilities with the nearest examples' shares
+ * blended in (`weight` of them). Whether a message is an emergency stays the class model's call with its
+ * own threshold: on cross-validation, blending that too moved pages both ways for no gain in recall.
  */
-function blended(p: LinearPrediction, near: Record<string, number>, weight: number): LinearPrediction {
-  const probabilities: Record<string, number> = {};
-  for (const c of new Set([...Object.keys(p.probabilities), ...Object.keys(near)]))
-    probabilities[c] = (1 - weight) * (p.probabilities[c] ?? 0) + weight * (near[c] ?? 0);
-  return { probabilities, cues: p.cues };
+function bestRoutine(p: LinearPrediction, near: Record<string, number>, weight: number): [string, number] {
+  let top: [string, number] = ['other', 0];
+  for (const c of new Set([...Object.keys(p.probabilities), ...Object.keys(near)])) {
+    if (c === 'emergency') continue;
+    const x = (1 - weight) * (p.probabilities[c] ?? 0) + weight * (near[c] ?? 0);
+    if (x > top[1]) top = [c, x];
+  }
+  return top;
 }
 
 /** Knobs for cross-validation and the bench's comparison rows; production uses the defaults. */
@@ -121,13 +125,14 @@ export function createTriageClassifier(
   let classes: ReturnType<typeof loadLinear> | undefined;
   let kinds: ReturnType<typeof loadLinear> | undefined;
   let near: ((text: string) => Record<string, number>) | undefined;
-  const classProbabilities = async (text: string): Promise<{ linear: LinearPrediction; p: LinearPrediction }> => {
+  /** The class model's probabilities, and the nearest examples' shares (none without them). */
+  const opinions = async (text: string) => {
     const m = await load();
     classes ??= loadLinear(m.classes);
-    const linear = byClass(classes(text));
-    if (!m.neighbours || neighboursWeight <= 0) return { linear, p: linear };
+    const p = byClass(classes(text));
+    if (!m.neighbours || neighboursWeight <= 0) return { p, near: {} };
     near ??= loadNeighbours(m.neighbours, neighboursK);
-    return { linear, p: blended(linear, near(text), neighboursWeight) };
+    return { p, near: near(text) };
   };
   const kindOf = async (text: string): Promise<EmergencyKind | undefined> => {
     kinds ??= loadLinear((await load()).kinds);
@@ -137,10 +142,9 @@ export function createTriageClassifier(
   return {
     async classify(text, urgentKeywords) {
       const input = text.slice(0, MAX_CHARS);
-      const { linear, p } = await classProbabilities(input);
-      const MODE = process.env.MODE ?? 'a';
-      const [top, score] = MODE === 'a' ? best(p) : best({ ...p, probabilities: Object.fromEntries(Object.entries(p.probabilities).filter(([c]) => c !== 'emergency')) });
-      const pEmergency = (MODE === 'a' ? p : linear).probabilities.emergency ?? 0;
+      const { p, near: shares } = await opinions(input);
+      const [top, score] = bestRoutine(p, shares, neighboursWeight);
+      const pEmergency = p.probabilities.emergency ?? 0;
       const modelClass: TriageClass =
         pEmergency >= emergencyThreshold ? 'emergency' : isClass(top) ? top : 'other';
       const floor = judgeUrgency(input, [...urgentKeywords]);
