@@ -19,6 +19,9 @@ const keywords = parseConfig({ TABLE_NAME: 'cv', EVENTS_QUEUE_URL: 'http://127.0
 const args = process.argv.slice(2);
 const options = { ...TRIAGE_TRAIN_OPTIONS, ...JSON.parse(args.find((a) => a.startsWith('{')) ?? '{}') };
 /** `THRESHOLD=0.3,0.4,0.5` prints each threshold's figures from the same folds' models (the last in full). */
+/** `NEIGHBOURS=k,weight` tries other settings of the nearest-examples blend (`NEIGHBOURS=4,0` turns it off). */
+const [neighboursK, neighboursWeight] = (process.env.NEIGHBOURS ?? '').split(',').map(Number);
+const neighbours = process.env.NEIGHBOURS ? { neighboursK, neighboursWeight } : {};
 const thresholds = (process.env.THRESHOLD ?? String(EMERGENCY_THRESHOLD)).split(',').map(Number);
 const { training } = splitCorpus(loadCorpus());
 const groupOf = nearDuplicateGroups(training.map((e) => e.text));
@@ -42,7 +45,7 @@ for (const threshold of thresholds) {
   let kindsRight = 0;
   let kindsAsked = 0;
   for (let fold = 0; fold < FOLDS; fold += 1) {
-    const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold });
+    const classifier = createTriageClassifier(models[fold], { emergencyThreshold: threshold, ...neighbours });
     for (const e of training.filter((x) => foldOf(x) === fold)) {
       const r = await classifier.classify(e.text, keywords);
       predicted.set(e.text, r.triageClass);

@@ -12,20 +12,20 @@ import type { EmergencyKind } from './labels';
  */
 /** Heating that is out, in a tenant's words, and who cannot wait for it: the young, old or sick. */
 const NO_HEAT = String.raw`\b(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|off|dead|broken|not working|isn'?t working|isnt working|hasn'?t worked|hasnt worked|stopped|won'?t (come|turn) on)\b`;
-const VULNERABLE = String.raw`(bab(y|ies)|newborn|infant|toddler|elderly|grandm\w+|grandpa|sick|(sleep\w*|sitting) in (our |my |their )?(coats|jackets))\b`;
+const VULNERABLE = String.raw`(bab(y|ies)|newborn|infant|toddler|kids|children|elderly|grandm\w+|grandpa|sick|(sleep\w*|sitting) in (our |my |their )?(coats|jackets))\b`;
 
 export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   [
     'medical',
-    /\b(paramedics?|ambulance|emts?) (is|are|came|here|on (the|their) way|coming)\b|\b(unconscious|unresponsive|not breathing|stopped breathing|having a seizure|overdos(ed|ing)|heart attack|having a stroke|choking|bleeding (a lot|badly|everywhere|heavily))\b|\b(hand|finger|arm|leg|foot) (got )?(crushed|caught|cut off)\b|\b(fell|fallen|collapsed) .{0,30}\b(can'?t|cannot|won'?t) (get up|move|stand)\b|\b(fainted|passed out|blacked out)\b/i,
+    /\b(paramedics?|ambulance|emts?) (is|are|came|here|on (the|their) way|coming)\b|\b(unconscious|unresponsive|not breathing|stopped breathing|having a seizure|overdos(ed|ing)|heart attack|having a stroke|choking|bleeding (a lot|badly|everywhere|heavily))\b|\b(hand|finger|arm|leg|foot) (got )?(crushed|caught|cut off)\b|\b(fell|fallen|collapsed) .{0,30}\b(can'?t|cannot|won'?t) (get up|move|stand)\b|\b(fainted|passed out|blacked out)\b|\b(allergic reaction|anaphyla\w*|can'?t breathe|(lips|tongue|throat|face) (is |are )?(swelling|swollen))\b/i,
   ],
   [
     'security',
-    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\bforced (their|his|her|its|a|the) way in(to)?\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\b(burglari[sz]ed|burgled)\b|\b(lock|deadbolt|cylinder)\b.{0,20}\b(drilled|snapped|bumped) (out|off)\b|\bsomeone (is )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
+    /\b(pried|kicked|forced|busted|smashed) (open|in|off)\b|\bforced (their|his|her|its|a|the) way in(to)?\b|\b(been|was|got|were) (burglarized|robbed|broken into)\b|\b(burglari[sz]ed|burgled)\b|\b(lock|deadbolt|cylinder)\b.{0,20}\b(drilled|snapped|bumped) (out|off)\b|\b(pulling|trying|jiggling|checking) (car |door )?(door )?handles\b|\bexposed (him|her)self\b|\b(carrying|taking|loading) .{0,30}\bout of\b.{0,40}\b(away|on vacation|out of town|not home)\b|\bsomeone (is |keeps |kept )?(trying to (get|break) in|broke in|got in|in (my|our|the) (apartment|unit|house|place))\b|\bstranger (is )?(inside|in (my|our|the) (apartment|unit|house|hallway|basement))\b/i,
   ],
   [
     'water',
-    /\b(is|are|was|got|went) (under ?water)\b|\bwaterfall (is |was )?(coming|pouring|running|down|from|in|into|through)\b|\b(rains?|raining|pouring) (on|onto|into|in|through) (my|our|the) (floor|bathroom|kitchen|bedroom|bed|living room|apartment|unit)\b|\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
+    /\b(is|are|was|got|went) (under ?water)\b|\bwaterfall (is |was )?(coming|pouring|running|down|from|in|into|through)\b|\b(rains?|raining|pouring) (on|onto|into|in|through) (my|our|the) (floor|bathroom|kitchen|bedroom|bed|living room|apartment|unit)\b|\bsewage\b.{0,40}\b(backing up|coming up|overflowing|everywhere|all over|on the floor)\b|\b(ceiling|drywall)\b.{0,40}\b(caving|collapsing|sagging|bowing|coming down|fell|bulging)\b|\b(supply (hose|line)|hose|water (heater|tank)|tank|fitting)\b.{0,30}\b(blew (off|out)|burst|split|popped off)\b|\bwater\b.{0,30}\b(pouring|gushing|spraying|running down|streaming|coming (in|through|out of the (wall|ceiling|light)))\b/i,
   ],
   [
     'electrical',
@@ -34,17 +34,17 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   [
     'heat',
     new RegExp(
-      String.raw`\b(can see (our|my) breath|(using|running|turned on|turning on|leaving) the (oven|stove|burners?) (on )?(to (stay|keep) warm|for heat)|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))|${NO_HEAT}.{0,60}\b${VULNERABLE}|\b${VULNERABLE}.{0,60}${NO_HEAT}`,
+      String.raw`\b(can see (our|my|their|your) breath|(using|running|turned on|turning on|leaving|with) the (oven|stove|burners?)\b.{0,30}\b(to (stay|keep) warm|for heat)|pipes? (are |have |is )?froze(n)?|(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|dead|stopped working|not working)\b.{0,20}\b(every room|(whole|entire) (apartment|unit|house|building)|all (day|night|weekend))\b|(heat(ing)?|furnace|boiler|heater)\b.{0,30}\b(out|dead|broken|not working|stopped)\b.{0,40}\b(freezing|below zero|degrees|baby|newborn|elderly))|${NO_HEAT}.{0,80}\b${VULNERABLE}|\b${VULNERABLE}.{0,60}${NO_HEAT}`,
       'i',
     ),
   ],
   [
     'gas',
-    /\b(gas|fumes|exhaust|co)\b.{0,60}\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b|\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b.{0,60}\b(gas|fumes|exhaust)\b|\bgas (company|utility|man|guy|crew)\b.{0,40}\b(leave|evacuate|get out|shut (it|everything) off)\b|\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
+    /\b(gas|fumes|exhaust|co)\b.{0,60}\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b|\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|drowsy)\b.{0,60}\b(gas|fumes|exhaust)\b|\b(co|carbon monoxide) (detectors?|alarms?|monitors?)\b.{0,60}\b(going off|went off|alarming|sounding)\b|\b(gas|utility) (company|utility|man|guy|crew)\b.{0,40}\b(leave|evacuate|get out|shut (it|everything) off)\b|\b(rotten eggs?|sulfur|sulphur) smell\b|\bsmells? (like|of) (rotten eggs?|sulfur|sulphur|gas)\b|\bhissing\b.{0,30}\b(stove|gas|line|meter)\b/i,
   ],
   [
     'fire',
-    /\b(on fire|in flames|flames (are |were )?(coming|shooting)|smoke (is )?(coming|pouring) (out|from))\b/i,
+    /\bsmou?lder(ing|ed|s)?\b|\b(started|starting|began) (to )?(smok(e|ing)|burn(ing)?)\b|\b(carpet|rug|curtains?|couch|mattress|wall|outlet|light|fixture|heater|dryer|cord)\b.{0,20}\b(is|was|are|were) (smoking|burning)\b|\b(on fire|in flames|flames (are |were )?(coming|shooting)|smoke (is )?(coming|pouring) (out|from))\b/i,
   ],
 ];
 

@@ -3,6 +3,7 @@ import { backstopOf } from './backstop';
 import { kindByCues, withoutCallForHelp } from './kind-cues';
 import { EMERGENCY_KINDS, type EmergencyKind, TRIAGE_CLASSES, type TriageClass } from './labels';
 import { type LinearPrediction, loadLinear } from './linear';
+import { loadNeighbours } from './neighbours';
 import type { TriageModelJson } from './train';
 
 /** What triage decided about one message, and why (the card shows `cues`). */
@@ -29,6 +30,14 @@ export interface TriageClassifier {
  * training split (`npm run triage:cv`, three fold salts) kept precision above 90% with the most recall.
  */
 export const EMERGENCY_THRESHOLD = 0.3;
+
+/**
+ * The nearest training examples' opinion (neighbours.ts) is blended into the class model's probabilities
+ * with this weight, over this many neighbours. Chosen on grouped 5-fold cross-validation of the training
+ * split, three fold salts (k 3–15, weight 0.1–0.5): k 4 and 0.3 gave the most accuracy with recall kept.
+ */
+export const NEIGHBOURS_K = 4;
+export const NEIGHBOURS_WEIGHT = 0.3;
 
 /** Keyword → kind, for emergencies the floor raises and the kind model has no strong view on. */
 const FLOOR_KINDS: Array<[RegExp, EmergencyKind]> = [
@@ -63,9 +72,27 @@ function byClass(p: LinearPrediction): LinearPrediction {
   return { probabilities, cues: p.cues };
 }
 
+/**
+ * The best class other than emergency, by the class model's probabilities with the nearest examples' shares
+ * blended in (`weight` of them). Whether a message is an emergency stays the class model's call with its
+ * own threshold: on cross-validation, blending that too moved pages both ways for no gain in recall.
+ */
+function bestRoutine(p: LinearPrediction, near: Record<string, number>, weight: number): [string, number] {
+  let top: [string, number] = ['other', 0];
+  for (const c of new Set([...Object.keys(p.probabilities), ...Object.keys(near)])) {
+    if (c === 'emergency') continue;
+    const x = (1 - weight) * (p.probabilities[c] ?? 0) + weight * (near[c] ?? 0);
+    if (x > top[1]) top = [c, x];
+  }
+  return top;
+}
+
 /** Knobs for cross-validation and the bench's comparison rows; production uses the defaults. */
 export interface ClassifierOptions {
   emergencyThreshold?: number;
+  /** How much the nearest examples weigh (0: the class model alone). */
+  neighboursWeight?: number;
+  neighboursK?: number;
   /** The safety-phrase backstop (backstop.ts); off only to measure what it adds. */
   backstop?: boolean;
 }
@@ -86,12 +113,27 @@ async function shippedModel(): Promise<TriageModelJson> {
  */
 export function createTriageClassifier(
   model?: TriageModelJson,
-  { emergencyThreshold = EMERGENCY_THRESHOLD, backstop: withBackstop = true }: ClassifierOptions = {},
+  {
+    emergencyThreshold = EMERGENCY_THRESHOLD,
+    backstop: withBackstop = true,
+    neighboursWeight = NEIGHBOURS_WEIGHT,
+    neighboursK = NEIGHBOURS_K,
+  }: ClassifierOptions = {},
 ): TriageClassifier {
   let loaded: Promise<TriageModelJson> | undefined;
   const load = () => (loaded ??= model ? Promise.resolve(model) : shippedModel());
   let classes: ReturnType<typeof loadLinear> | undefined;
   let kinds: ReturnType<typeof loadLinear> | undefined;
+  let near: ((text: string) => Record<string, number>) | undefined;
+  /** The class model's probabilities, and the nearest examples' shares (none without them). */
+  const opinions = async (text: string) => {
+    const m = await load();
+    classes ??= loadLinear(m.classes);
+    const p = byClass(classes(text));
+    if (!m.neighbours || neighboursWeight <= 0) return { p, near: {} };
+    near ??= loadNeighbours(m.neighbours, neighboursK);
+    return { p, near: near(text) };
+  };
   const kindOf = async (text: string): Promise<EmergencyKind | undefined> => {
     kinds ??= loadLinear((await load()).kinds);
     const [top] = best(kinds(withoutCallForHelp(text)));
@@ -100,9 +142,8 @@ export function createTriageClassifier(
   return {
     async classify(text, urgentKeywords) {
       const input = text.slice(0, MAX_CHARS);
-      classes ??= loadLinear((await load()).classes);
-      const p = byClass(classes(input));
-      const [top, score] = best(p);
+      const { p, near: shares } = await opinions(input);
+      const [top, score] = bestRoutine(p, shares, neighboursWeight);
       const pEmergency = p.probabilities.emergency ?? 0;
       const modelClass: TriageClass =
         pEmergency >= emergencyThreshold ? 'emergency' : isClass(top) ? top : 'other';

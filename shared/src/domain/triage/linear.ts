@@ -49,6 +49,8 @@ export interface TrainOptions {
    * "emergency" is the sum of their probabilities.
    */
   kindLabels?: boolean;
+  /** Ship the training examples for the nearest-neighbour opinion (neighbours.ts) beside the class model. */
+  neighbours?: boolean;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {

@@ -8,6 +8,7 @@ import {
   type TrainOptions,
   trainLinear,
 } from './linear';
+import { buildNeighbours, type NeighboursJson } from './neighbours';
 import { frequencyWeight, vectorEmbedder, type WordVectors } from './vectors';
 
 /**
@@ -23,6 +24,7 @@ export const TRIAGE_TRAIN_OPTIONS: TrainOptions = {
   epochs: 100,
   learningRate: 1,
   kindLabels: true,
+  neighbours: true,
 };
 
 /**
@@ -55,10 +57,13 @@ export function trainTriageModel(
     }),
     options,
   ).model;
-  if (!dense || !vectors) return { classes: classes.model, kinds };
+  const neighbours = options.neighbours
+    ? { neighbours: buildNeighbours(training.map((e) => ({ text: e.text, label: classOf(e.label) }))) }
+    : {};
+  if (!dense || !vectors) return { classes: classes.model, kinds, ...neighbours };
   const K = classes.model.labels.length;
   const lexicon = distil(vectors, classes.dense, K, options.vectorScale, options.lexiconSize);
-  if (!lexicon) return { classes: classes.model, kinds };
+  if (!lexicon) return { classes: classes.model, kinds, ...neighbours };
   // Only the most decisive words' rows ship, so the sparse weights are fitted again around exactly the
   // rows that ship (pruned and quantised): what the many small rows carried moves into the weights.
   const scoresOf = loadLexicon(lexicon, K);
@@ -72,7 +77,7 @@ export function trainTriageModel(
       return scores;
     },
   );
-  return { classes: { ...refit.model, lexicon }, kinds };
+  return { classes: { ...refit.model, lexicon }, kinds, ...neighbours };
 }
 
 function scaled(input: DenseInput, by: number): DenseInput {
@@ -121,4 +126,6 @@ function distil(
 export interface TriageModelJson {
   classes: LinearModelJson;
   kinds: LinearModelJson;
+  /** The training examples for the nearest-neighbour opinion, when trained with `neighbours`. */
+  neighbours?: NeighboursJson;
 }

@@ -21,14 +21,31 @@ const KEYWORDS =
  * (757 examples), the figure comparable across sessions (seventh session: 88.5% / 98.6% / 90.8% after
  * emergency kinds became labels and the threshold 0.3 was chosen on grouped cross-validation of the
  * training split; its second round, 90.6% / 99.1% / 92.4% after 485 new lines and five backstop phrases
- * from the training split's cross-validation misses); `whole` is the whole held-apart split, which grows as lines are added under
- * `# @source` (a new line falls held apart by its hash like any other). The issue's targets are accuracy
+ * from the training split's cross-validation misses; eighth session, 92.2% / 99.1% / 92.8% after 321 more
+ * lines and the nearest training examples' opinion blended into the choice among routine classes);
+ * `throughSeventh` is the whole held-apart split as it
+ * was when its floor was measured (893 lines: `original` and `seventh-session`). Each floor is asserted on the
+ * lines it was measured on: a new line falls held apart by its hash like any other, and lines written at the
+ * classes' hardest confusions (`eighth-session`) would move a whole-split floor without anything having
+ * regressed; `throughEighth` is the whole split as it is now (994 lines). `npm run bench triage` prints it
+ * too. The issue's targets are accuracy
  * ≥ 95%, emergency recall 100% and precision ≥ 90%; accuracy and recall are not reached. `npm run bench
  * triage` prints the figures beside the keyword baseline.
  */
 const FLOORS = {
-  original: { accuracy: 0.906, emergencyRecall: 0.99, emergencyPrecision: 0.923 },
-  whole: { accuracy: 0.902, emergencyRecall: 0.987, emergencyPrecision: 0.923 },
+  original: { sources: ['original'], accuracy: 0.922, emergencyRecall: 0.99, emergencyPrecision: 0.927 },
+  throughSeventh: {
+    sources: ['original', 'seventh-session'],
+    accuracy: 0.92,
+    emergencyRecall: 0.987,
+    emergencyPrecision: 0.927,
+  },
+  throughEighth: {
+    sources: ['original', 'seventh-session', 'eighth-session'],
+    accuracy: 0.916,
+    emergencyRecall: 0.983,
+    emergencyPrecision: 0.921,
+  },
 };
 
 const corpus = loadCorpus();
@@ -66,14 +83,14 @@ describe('triage model', () => {
     expect(trained === readFileSync(MODEL_PATH, 'utf8')).toBe(true);
   }, 120_000);
 
-  it('keeps its figures on the held-apart split, on its original lines and as a whole', async () => {
+  it('keeps its figures on the held-apart lines each floor was measured on', async () => {
     const classifier = createTriageClassifier();
-    const parts = { original: heldApart.filter((e) => e.source === 'original'), whole: heldApart };
-    for (const [name, part] of Object.entries(parts) as Array<[keyof typeof FLOORS, typeof heldApart]>) {
+    for (const [name, floor] of Object.entries(FLOORS)) {
+      const part = heldApart.filter((e) => floor.sources.includes(e.source));
       const e = await evaluate(part, async (t) => (await classifier.classify(t, KEYWORDS)).triageClass);
-      expect(e.accuracy, name).toBeGreaterThanOrEqual(FLOORS[name].accuracy);
-      expect(e.emergencyRecall, name).toBeGreaterThanOrEqual(FLOORS[name].emergencyRecall);
-      expect(e.emergencyPrecision, name).toBeGreaterThanOrEqual(FLOORS[name].emergencyPrecision);
+      expect(e.accuracy, name).toBeGreaterThanOrEqual(floor.accuracy);
+      expect(e.emergencyRecall, name).toBeGreaterThanOrEqual(floor.emergencyRecall);
+      expect(e.emergencyPrecision, name).toBeGreaterThanOrEqual(floor.emergencyPrecision);
     }
   }, 60_000);
 
@@ -127,6 +144,24 @@ describe('triage model', () => {
     expect(backstopOf('a waterfall is coming through the garage roof')).toMatchObject({ kind: 'water' });
     expect(backstopOf('my neighbour passed out on the stairs')).toMatchObject({ kind: 'medical' });
     expect(backstopOf('we passed the waterfall on the drive up')).toBeUndefined();
+    // Eighth session, from the grown corpus's cross-validation misses (training split): things smouldering
+    // or starting to burn, a CO alarm sounding, a hose or tank that gave way, a swelling allergic reaction,
+    // someone working door handles, cold with children, heat from an oven with its door open.
+    expect(backstopOf('the bathroom fan started smoking when I turned it on')).toMatchObject({ kind: 'fire' });
+    expect(backstopOf('the rug under the space heater is smouldering')).toMatchObject({ kind: 'fire' });
+    expect(backstopOf('is smoking allowed on the balcony?')).toBeUndefined();
+    expect(backstopOf('the dryer smells a bit like burning dust, can someone look at the vent')).toBeUndefined();
+    expect(backstopOf('the carbon monoxide alarm in the basement keeps going off')).toMatchObject({ kind: 'gas' });
+    expect(backstopOf('the CO detector needs a new battery, it chirps')).toBeUndefined();
+    expect(backstopOf('the washer hose burst behind the machine')).toMatchObject({ kind: 'water' });
+    expect(backstopOf('my son ate something and his lips are swelling')).toMatchObject({ kind: 'medical' });
+    expect(backstopOf('a guy is checking car door handles in the lot')).toMatchObject({ kind: 'security' });
+    expect(
+      backstopOf('the furnace is dead since yesterday morning, it is snowing hard and the children are freezing'),
+    ).toMatchObject({ kind: 'heat' });
+    expect(backstopOf('we have the stove on with the oven door open to keep warm')).toMatchObject({
+      kind: 'heat',
+    });
   });
 
   it('names an emergency without its keywords, with its kind and the words that weighed', async () => {
