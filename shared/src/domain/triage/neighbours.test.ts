@@ -22,7 +22,9 @@ describe('nearest training examples', () => {
   it('gives nothing when no example shares a feature, and survives a round trip through JSON', () => {
     const json = JSON.parse(JSON.stringify(buildNeighbours(EXAMPLES)));
     const near = loadNeighbours(json, 4);
-    expect(Object.values(near('zzz qqq xxv yyw wwq vvz uuq ttz ssq rrz ppq')).every((x) => x === 0)).toBe(true);
+    expect(Object.values(near('zzz qqq xxv yyw wwq vvz uuq ttz ssq rrz ppq')).every((x) => x === 0)).toBe(
+      true,
+    );
     expect(Object.keys(near('zzz'))).toEqual(['lead', 'maintenance', 'team_question']);
   });
 

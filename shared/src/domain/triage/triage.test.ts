@@ -147,17 +147,25 @@ describe('triage model', () => {
     // Eighth session, from the grown corpus's cross-validation misses (training split): things smouldering
     // or starting to burn, a CO alarm sounding, a hose or tank that gave way, a swelling allergic reaction,
     // someone working door handles, cold with children, heat from an oven with its door open.
-    expect(backstopOf('the bathroom fan started smoking when I turned it on')).toMatchObject({ kind: 'fire' });
+    expect(backstopOf('the bathroom fan started smoking when I turned it on')).toMatchObject({
+      kind: 'fire',
+    });
     expect(backstopOf('the rug under the space heater is smouldering')).toMatchObject({ kind: 'fire' });
     expect(backstopOf('is smoking allowed on the balcony?')).toBeUndefined();
-    expect(backstopOf('the dryer smells a bit like burning dust, can someone look at the vent')).toBeUndefined();
-    expect(backstopOf('the carbon monoxide alarm in the basement keeps going off')).toMatchObject({ kind: 'gas' });
+    expect(
+      backstopOf('the dryer smells a bit like burning dust, can someone look at the vent'),
+    ).toBeUndefined();
+    expect(backstopOf('the carbon monoxide alarm in the basement keeps going off')).toMatchObject({
+      kind: 'gas',
+    });
     expect(backstopOf('the CO detector needs a new battery, it chirps')).toBeUndefined();
     expect(backstopOf('the washer hose burst behind the machine')).toMatchObject({ kind: 'water' });
     expect(backstopOf('my son ate something and his lips are swelling')).toMatchObject({ kind: 'medical' });
     expect(backstopOf('a guy is checking car door handles in the lot')).toMatchObject({ kind: 'security' });
     expect(
-      backstopOf('the furnace is dead since yesterday morning, it is snowing hard and the children are freezing'),
+      backstopOf(
+        'the furnace is dead since yesterday morning, it is snowing hard and the children are freezing',
+      ),
     ).toMatchObject({ kind: 'heat' });
     expect(backstopOf('we have the stove on with the oven door open to keep warm')).toMatchObject({
       kind: 'heat',
