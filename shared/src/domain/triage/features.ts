@@ -9,8 +9,9 @@ import { conceptsOf } from './concepts';
  * down. Character n-grams were tried and dropped: on cross-validation of the training split they cost
  * 1–2 points of accuracy and tripled the model (`npm run triage:cv`). So were word clusters of pretrained
  * vectors (`c:<cluster>` per word, seeded k-means of 20,000 words into 256–4,096 clusters, two granularities,
- * cluster pairs, cluster dropout in training; code in commit 3aae875): at best +0.7 point with a recall
- * message lost, within what the k-means seed alone moves (docs/ARCHITECTURE.md, triage, eighth session).
+ * cluster pairs, cluster dropout in training; code in commit 3aae875): at most +0.3 point on grouped
+ * cross-validation with the neighbours, and fewer emergencies found (docs/ARCHITECTURE.md, triage, eighth
+ * session).
  */
 
 /** Emoji and symbols that carry meaning in texts become words, so they are features like any other. */
