@@ -10,13 +10,6 @@ export interface Resource<T> {
 }
 
 /**
- * A publisher reads the list of open sockets at most this often (shared/src/adapters/api-gateway-live.ts,
- * `cacheMs`), so a change written just after this tab's socket opened can go to a list without it: one
- * more reload once that window has passed catches it.
- */
-const LIVE_SETTLE_MS = 1_500;
-
-/**
  * Loads something and keeps it fresh. With `refreshOn`, a live update it accepts reloads it at once, and
  * polling runs only while the live channel is down; otherwise it polls. Polling happens only while the page
  * is visible (a phone in a pocket costs nothing) and it refreshes on focus; a failed refresh keeps the last
@@ -60,19 +53,11 @@ export function useResource<T>(
     if (refreshOn?.(u) && !pausedRef.current) void reload();
   });
   const live = useLiveStatus() === 'live' && refreshOn !== undefined;
-  // Back live after a gap: whatever changed meanwhile sent no hint this tab received, nor what changes while
-  // the publishers' socket lists do not have this tab yet (LIVE_SETTLE_MS).
+  // Back live after a gap: whatever changed meanwhile sent no hint this tab received.
   const wasLive = useRef(live);
   useEffect(() => {
-    const cameLive = live && !wasLive.current;
+    if (live && !wasLive.current) void reload();
     wasLive.current = live;
-    if (!cameLive) return;
-    void reload();
-    // Not while paused (a turn streaming into the screen reloads when it ends, and not before).
-    const settle = window.setTimeout(() => {
-      if (!pausedRef.current) void reload();
-    }, LIVE_SETTLE_MS);
-    return () => window.clearTimeout(settle);
   }, [live, reload]);
 
   const { paused } = opts;
