@@ -205,10 +205,14 @@ const SAID: Record<string, string> = {
   emailaddr: 'an email address',
 };
 
+/**
+ * A card's "why" in a few words. A bare number or a one- or two-letter token ("2" of "2 bed", "b" of "4 b")
+ * weighs in the model but says nothing to the person reading the card.
+ */
 function cuesOf(p: LinearPrediction, label: string): string[] {
   return p
     .cues(label, 12)
-    .filter((w) => !PLAIN.has(w))
+    .filter((w) => !PLAIN.has(w) && w.length > 2 && !/^\d+$/.test(w))
     .slice(0, 3)
     .map((w) => SAID[w] ?? w);
 }

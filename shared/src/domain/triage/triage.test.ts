@@ -178,6 +178,17 @@ describe('triage model', () => {
     expect(r).toMatchObject({ triageClass: 'emergency', kind: 'water', byKeywordFloor: false });
     expect(r.cues.length).toBeGreaterThan(0);
   });
+
+  it('explains a card with words, not bare numbers or scraps', async () => {
+    const classifier = createTriageClassifier();
+    const r = await classifier.classify(
+      'hi, is the 2 bed on Elm on the ground floor? and do you allow a small dog',
+      KEYWORDS,
+    );
+    expect(r.triageClass).toBe('lead');
+    expect(r.cues.length).toBeGreaterThan(0);
+    for (const cue of r.cues) expect(cue).toMatch(/^[a-z][a-z ]{2,}$/);
+  });
 });
 
 describe('what a property manager reads the way a model does not', () => {
