@@ -18,10 +18,10 @@ const FOLDS = Number(process.env.FOLDS ?? 5);
 const keywords = parseConfig({ TABLE_NAME: 'cv', EVENTS_QUEUE_URL: 'http://127.0.0.1/cv' }).URGENT_KEYWORDS;
 const args = process.argv.slice(2);
 const options = { ...TRIAGE_TRAIN_OPTIONS, ...JSON.parse(args.find((a) => a.startsWith('{')) ?? '{}') };
-/** `THRESHOLD=0.3,0.4,0.5` prints each threshold's figures from the same folds' models (the last in full). */
 /** `NEIGHBOURS=k,weight` tries other settings of the nearest-examples blend (`NEIGHBOURS=4,0` turns it off). */
 const [neighboursK, neighboursWeight] = (process.env.NEIGHBOURS ?? '').split(',').map(Number);
 const neighbours = process.env.NEIGHBOURS ? { neighboursK, neighboursWeight } : {};
+/** `THRESHOLD=0.3,0.4,0.5` prints each threshold's figures from the same folds' models (the last in full). */
 const thresholds = (process.env.THRESHOLD ?? String(EMERGENCY_THRESHOLD)).split(',').map(Number);
 const { training } = splitCorpus(loadCorpus());
 const groupOf = nearDuplicateGroups(training.map((e) => e.text));
