@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,6 +15,8 @@ import { LAMBDA_GLOBALS_IMPORT, stageArtifact } from '../../scripts/build/lambda
 import { startGoogleEmulator } from '../../scripts/emulators/google';
 import { DEMO_DRIVE_IDS } from '../../scripts/emulators/seed/google-data';
 import { createGoogleAuth } from '../../shared/src/adapters/google/auth';
+import { createTriageClassifier } from '../../shared/src/domain/triage/classifier';
+import { MODEL_PATH } from '../../shared/src/domain/triage/model-file';
 import { createSandboxRunner } from '../../shared/src/tools/sandbox';
 import { freshTable } from '../helpers';
 
@@ -258,6 +260,29 @@ describe('each CDK-built artifact runs from a clean folder', () => {
     } finally {
       await runner.close();
     }
+  });
+
+  test('the triage model ships whole in the worker artifact (its lazy chunk) and classifies from a clean folder', async () => {
+    // Triage failures are logged and the run goes on (a failed classification never loses an event), so the
+    // bundled flow would pass without a model: this imports the chunk the worker would, from the staged folder.
+    const stage = stageArtifact(fn('agent-worker').dir);
+    stages.push(stage);
+    const chunk = readdirSync(stage.task).find((f) => /^triage-model\.generated-[\w-]+\.mjs$/.test(f));
+    expect(chunk, 'the triage model chunk').toBeDefined();
+    const shipped = (await import(pathToFileURL(join(stage.task, chunk as string)).href)).default;
+    expect(shipped).toEqual(JSON.parse(readFileSync(MODEL_PATH, 'utf8')));
+    const classifier = createTriageClassifier(shipped);
+    const keywords: string[] = [];
+    expect(
+      await classifier.classify('the ceiling light started smoking when I switched it on', keywords),
+    ).toMatchObject({
+      triageClass: 'emergency',
+      kind: 'fire',
+    });
+    expect(
+      (await classifier.classify('is the 2 bed on Elm still available? we have a small dog', keywords))
+        .triageClass,
+    ).toBe('lead');
   });
 
   test('whole artifacts (every file loaded at run time, issue 16): none over 5 MiB', () => {
