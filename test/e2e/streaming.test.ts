@@ -63,7 +63,11 @@ test.each([
       // (a MutationObserver sees every commit, even one the next effect undoes before a locator could look).
       await page.locator('.timeline.live').waitFor({ state: 'detached' });
       await page.getByText(ANSWER).waitFor();
-      expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({ now: 1, most: 1 });
+      expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({
+        now: 1,
+        most: 1,
+      });
+      await e.shot(page, `${name}-chat-folded`);
       await page.reload();
       await page.getByText(ANSWER).waitFor();
       await e.shot(page, `${name}-chat-streamed`);
@@ -74,7 +78,11 @@ test.each([
       await page.locator('.timeline.live').waitFor();
       await page.locator('.timeline.live').waitFor({ state: 'detached', timeout: 30_000 });
       await expect.poll(() => page.evaluate(() => (window as unknown as Shown).__answerShown.now)).toBe(2);
-      expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({ now: 2, most: 2 });
+      expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({
+        now: 2,
+        most: 2,
+      });
+      await e.shot(page, `${name}-chat-second-turn`);
     } finally {
       claude.writeSlowly(0);
       await context.close();

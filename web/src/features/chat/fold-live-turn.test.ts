@@ -11,10 +11,17 @@ const stored = (id: string, role: Message['role'], text: string, at: string): Me
   role,
   text,
   createdAt: `2026-11-24T20:00:${at}.000Z`,
-  author: role === 'user' ? { kind: 'user', name: 'Sam', id: 'u_sam' } : { kind: 'assistant', name: 'Switchboard' },
+  author:
+    role === 'user' ? { kind: 'user', name: 'Sam', id: 'u_sam' } : { kind: 'assistant', name: 'Switchboard' },
 });
 const detail = (messages: Message[]) =>
-  ({ conversation: { id: 'c_1' }, messages, actions: [], run: null, lock: null }) as unknown as ConversationDetail;
+  ({
+    conversation: { id: 'c_1' },
+    messages,
+    actions: [],
+    run: null,
+    lock: null,
+  }) as unknown as ConversationDetail;
 
 const earlier = stored('m_0', 'assistant', 'Earlier answer.', '01');
 const question = stored('m_1', 'user', 'How is Oak St?', '10');
