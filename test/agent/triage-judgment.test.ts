@@ -206,3 +206,19 @@ describe('a lead that texts is qualified by the policy, as one that emails (issu
     expect(reply?.reason).toMatch(/policy: qualified/);
   });
 });
+
+test("a newcomer's question the reply cannot answer is quoted back with a person's promise, not ignored", async () => {
+  const from = '+14155550184';
+  await world.deliver(
+    smsEvent(
+      from,
+      'hi is the 2 bed on Elm still available? is it on the ground floor? credit 720, no pets',
+      servers.clock(),
+    ),
+  );
+  const [card] = await world.actionsFor(`sms:${from}`);
+  expect(String(card?.args.text)).toMatch(
+    /you meet our rental criteria\..* We don't have the answer to “is it on the ground floor\?” yet — someone from our team will get back to you on it\.$/,
+  );
+  expect(card?.reason).toMatch(/policy: qualified; left for a person: “is it on the ground floor\?”$/);
+});

@@ -10,7 +10,7 @@ import {
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { find, firstContact, memoryText, outcome, slotsOf } from './helpers';
-import { leadSmsReads, leadSmsReply } from './lead-sms';
+import { leadSmsReads, leadSmsReply, openQuestions, unansweredNote } from './lead-sms';
 import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
@@ -144,7 +144,9 @@ function unknownSender(
               phone: t.from,
               ...(name ? { name } : {}),
               role: 'prospect',
-              text: lead?.text ?? welcomeReply(name, t.triage, slotsOf(input.observations)),
+              text:
+                lead?.text ??
+                `${welcomeReply(name, t.triage, slotsOf(input.observations))}${unansweredNote(openQuestions(t.texts))}`,
             },
             reason: `New ${why} from an unknown number: add them as a prospect and reply${lead ? ` · policy: ${lead.summary}` : ''}`,
             ...(lead?.policy ? { policy: lead.policy } : {}),
