@@ -1,4 +1,4 @@
-import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
+import { emailTriageText, type InboundTriageDeps, safeTriageNote } from '../agent/inbound-triage';
 import type { LeadFactRecorder } from '../agent/lead-intake';
 import { PROMPT_HISTORY } from '../agent/plan-step';
 import { reasonRedrafts } from '../agent/redraft-rules';
@@ -196,15 +196,11 @@ async function andUnseen(
   return runEventGroup(deps, unseen);
 }
 
+/** The classifier's note (never throws: a failed triage is logged, the run goes on), logged with its class. */
 async function safeTriage(deps: RunEventGroupDeps, text: string) {
-  try {
-    const note = await triageInbound(deps, text);
-    if (note) deps.log.info('triage.classified', { ...note, cues: note.cues.length });
-    return note;
-  } catch (e) {
-    deps.log.warn('triage.failed', { error: String(e) });
-    return undefined;
-  }
+  const note = await safeTriageNote(deps, text);
+  if (note) deps.log.info('triage.classified', { ...note, cues: note.cues.length });
+  return note;
 }
 
 /**
