@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { extractLead, type LeadDetails } from '../domain/lead-extract';
+import { openQuestions, unansweredNote } from '../domain/open-questions';
 import { slotsSentence } from '../domain/showing-slots';
 import { slotsOf } from './rules-planner/helpers';
 import type { Observation, Plan, PlannedCall, PlannerInput, PolicyBasis, Trigger } from './types';
@@ -183,10 +184,12 @@ function draft(
   v: Verdict,
   lead: LeadDetails,
   first: string,
-  { timezone, slots }: { timezone: string; slots: readonly { label: string }[] },
+  { timezone, slots, open }: { timezone: string; slots: readonly { label: string }[]; open: string[] },
 ): { body: string; reason: string } {
   const unit = lead.property ? `the apartment at ${lead.property}` : 'our rental';
-  const sign = '\n\nBest regards,\nThe leasing team';
+  // What the reply cannot answer is said plainly before the signature.
+  const more = unansweredNote(open).replace(/^ /, '\n\n');
+  const sign = `${more}\n\nBest regards,\nThe leasing team`;
   const hi = `Hi ${first},\n\nThank you for your interest in ${unit}.`;
   switch (v.kind) {
     case 'qualified': {
@@ -262,11 +265,18 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
   }
   const send = last(obs, 'send_email');
   if (!send) {
+    // A decline invites no more questions; any other reply names the ones it cannot answer.
+    const open = verdict.kind === 'declined' ? [] : openQuestions([e.text]);
     const { body, reason } = draft(verdict, lead, name?.split(/\s+/)[0] ?? 'there', {
       timezone: input.timezone,
       slots: slotsOf(obs),
+      open,
     });
-    return { kind: 'calls', calls: [replyCall(e, lead, body, `${reason}.${service}`, verdict.basis)] };
+    const left = open.length ? ` Left for a person: ${open.map((q) => `“${q}”`).join(', ')}.` : '';
+    return {
+      kind: 'calls',
+      calls: [replyCall(e, lead, body, `${reason}.${left}${service}`, verdict.basis)],
+    };
   }
   return { kind: 'respond', text: `New lead ${who}: ${verdict.summary}. ${sentResult(send)}${service}` };
 }

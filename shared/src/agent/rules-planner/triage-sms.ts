@@ -1,3 +1,4 @@
+import { openQuestions, unansweredNote } from '../../domain/open-questions';
 import {
   classLine,
   factsFor,
@@ -10,7 +11,7 @@ import {
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { find, firstContact, memoryText, outcome, slotsOf } from './helpers';
-import { leadSmsReads, leadSmsReply, openQuestions, unansweredNote } from './lead-sms';
+import { leadSmsReads, leadSmsReply } from './lead-sms';
 import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { openQuestions } from './lead-sms';
+import { openQuestions } from './open-questions';
 
 test('the questions a reply to a lead cannot answer: availability, viewings and pets are answered, the rest quoted', () => {
   expect(
