@@ -59,13 +59,15 @@ test.each([
       await expect
         .poll(async () => (await e.core.conversations.listMessages(id)).map((m) => m.text))
         .toEqual(['How are things at 12 Oak St?', ANSWER]);
-      // The live turn has folded back into the stored view, and at no moment did the page hold the answer twice
-      // (a MutationObserver sees every commit, even one the next effect undoes before a locator could look).
+      // The live turn has folded back into the stored view: at no moment did the page hold the answer twice (a
+      // MutationObserver sees every commit, even one the next effect undoes before a locator could look), nor
+      // drop it (a desktop pane remounted for the new conversation lost its live turn until the stored one came).
       await page.locator('.timeline.live').waitFor({ state: 'detached' });
       await page.getByText(ANSWER).waitFor();
       expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({
         now: 1,
         most: 1,
+        blinked: false,
       });
       await e.shot(page, `${name}-chat-folded`);
       await page.reload();
@@ -81,6 +83,7 @@ test.each([
       expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({
         now: 2,
         most: 2,
+        blinked: false,
       });
       await e.shot(page, `${name}-chat-second-turn`);
     } finally {
@@ -91,16 +94,20 @@ test.each([
   90_000,
 );
 
-type Shown = { __answerShown: { now: number; most: number } };
+type Shown = { __answerShown: { now: number; most: number; blinked: boolean } };
 
-/** In the page: how many elements show exactly `answer`, now and at most, checked after every DOM change. */
+/**
+ * In the page: how many elements show exactly `answer`, now and at most, and whether it ever went off screen
+ * again once shown (`blinked`), checked after every DOM change.
+ */
 function countShown(answer: string) {
   const w = window as unknown as Shown;
-  w.__answerShown = { now: 0, most: 0 };
+  w.__answerShown = { now: 0, most: 0, blinked: false };
   const count = () => {
     let n = 0;
     for (const p of document.querySelectorAll('p')) if (p.textContent?.trim() === answer) n++;
-    w.__answerShown = { now: n, most: Math.max(n, w.__answerShown.most) };
+    const was = w.__answerShown;
+    w.__answerShown = { now: n, most: Math.max(n, was.most), blinked: was.blinked || n < was.now };
   };
   new MutationObserver(count).observe(document, { childList: true, subtree: true, characterData: true });
 }

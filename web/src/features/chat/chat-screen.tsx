@@ -221,7 +221,8 @@ function ChatStates({
           <p className="examples">“Text Maria that the plumber comes tomorrow at 9”</p>
         </EmptyState>
       )}
-      {id && detail.loading && !data && <Loading label="Loading the conversation…" />}
+      {/* A new chat that just became its conversation shows its turn while the stored view loads. */}
+      {id && detail.loading && !data && liveCount === 0 && <Loading label="Loading the conversation…" />}
       {notFound && (
         <EmptyState title="This conversation does not exist">
           It may have been removed, or the link is incomplete. <Link href="/">Back to the inbox</Link>

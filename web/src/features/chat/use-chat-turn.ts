@@ -6,6 +6,7 @@ import { describeError } from '../../lib/api';
 import { chatPath, navigate } from '../../lib/router';
 import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useAuth } from '../auth/auth-context';
+import { newChatBecame } from './new-chat';
 
 /** What the chat turn needs from the screen: the open conversation's id and how to reload it. */
 export interface ChatTurnScreen {
@@ -60,9 +61,10 @@ export function useChatTurn(screen: ChatTurnScreen) {
       const run = message.parts.find((p) => p.type === 'data-run');
       const conversationId = run?.type === 'data-run' ? run.data.conversationId : undefined;
       endedRef.current(messages);
-      if (conversationId && conversationId !== idRef.current)
+      if (conversationId && conversationId !== idRef.current) {
+        if (idRef.current === undefined) newChatBecame(conversationId);
         navigate(chatPath(conversationId), { replace: true });
-      else void reloadRef.current();
+      } else void reloadRef.current();
     },
     onError: (e) => {
       setSendError(describeError(e));
