@@ -149,10 +149,13 @@ test('an unknown number asking about a unit gets a create-contact-and-reply card
   const reads = (await core.conversations.listMessages(conv?.id as string)).filter((m) =>
     m.id.startsWith('m_read_'),
   );
+  // …and the policy's verdict on what they said (nothing yet: the reply asks what the policy needs).
   expect(reads.map((m) => [m.role, m.tool?.name])).toEqual([
     ['tool', 'search_contacts'],
     ['tool', 'find_free_slots'],
+    ...Array(6).fill(['tool', 'ask_policy']),
   ]);
+  expect(String(cards[0]?.args.text)).toMatch(/could you tell us your approximate credit score/);
   const result = reads[1]?.tool?.result as { slots?: { label: string }[] } | undefined;
   const offered = (result?.slots ?? []).map((x) => x.label);
   expect(offered.length).toBeGreaterThan(0);

@@ -141,3 +141,84 @@ test('an unknown number asking to view a unit is a new lead, as one asking wheth
   expect(actions[0]?.reason).toMatch(/showing \/ scheduling/);
   expect((await world.conversationFor(`sms:${from}`))?.lead?.state).toBe('new');
 });
+
+describe('a lead that texts is qualified by the policy, as one that emails (issue 17)', () => {
+  const welcomeOf = async (from: string, text: string) => {
+    await world.deliver(smsEvent(from, text, servers.clock()));
+    const actions = await world.actionsFor(`sms:${from}`);
+    expect(actions.map((a) => a.tool)).toEqual(['welcome_contact']);
+    return actions[0]!;
+  };
+
+  test('what the newcomer said about themselves qualifies them: the card invites, with the derivation', async () => {
+    const from = '+14155550181';
+    const card = await welcomeOf(
+      from,
+      "Hi, I'm Ana Ruiz. Is the apartment at 48 Elm Ave #3 still available? My credit score is 745 and I have a cat.",
+    );
+    expect(String(card.args.text)).toMatch(
+      /^Hi Ana, thanks for reaching out about the apartment at 48 Elm Ave #3\. From what you told us, you meet our rental criteria\./,
+    );
+    expect(card.reason).toMatch(/policy: qualified$/);
+    const why = card.policy?.why ?? [];
+    expect(why[0]).toBe('Policy answer: qualified_lead(lead_of_interest) holds');
+    expect(why).toContainEqual(
+      expect.stringMatching(/credit_score\("\+14155550181", 745\) — from text \S+$/),
+    );
+    expect(why).toContainEqual(expect.stringMatching(/pet\("\+14155550181", cat\) — from text \S+$/));
+  });
+
+  test('a dog turns the newcomer down politely, saying why; nothing is sent before approval', async () => {
+    const from = '+14155550182';
+    const card = await welcomeOf(
+      from,
+      'hello is the 1 bedroom still for rent? credit around 710, we have a small dog. want to move in next month',
+    );
+    expect(String(card.args.text)).toMatch(/^Hi, thanks for reaching out about our rentals\. Unfortunately/);
+    expect(String(card.args.text)).toMatch(/dogs are not allowed at this property/);
+    expect(card.reason).toMatch(/policy: not qualified \(dog\)$/);
+    expect(world.sentTo(from)).toEqual([]);
+  });
+
+  test('a newcomer who says nothing about themselves is asked exactly what the policy needs, in one text', async () => {
+    const from = '+14155550183';
+    const card = await welcomeOf(from, 'Is the 2 bedroom on Maple still available? my name is Luis Gomez');
+    const text = String(card.args.text);
+    expect(text).toMatch(/^Hi Luis, thanks for reaching out about our rentals\./);
+    expect(text).toMatch(
+      /could you tell us your approximate credit score, whether you have any pets \(and what kind\), and your preferred move-in date\?$/,
+    );
+    expect(card.reason).toMatch(/policy: undecided — needs/);
+    expect(text).not.toMatch(/May we also have your name/);
+  });
+
+  test('the prospect answers by text: the facts join the thread and the next draft invites them', async () => {
+    const from = '+14155550183';
+    const [card] = await world.actionsFor(`sms:${from}`);
+    await world.decide(card!, 'approve');
+    await world.work();
+    await world.deliver(
+      smsEvent(from, 'my credit score is 702 and no pets. we would move in july 1', servers.clock()),
+    );
+    const reply = (await world.actionsFor(`sms:${from}`)).find((a) => a.tool === 'send_message');
+    expect(reply?.status).toBe('PENDING');
+    expect(String(reply?.args.text)).toMatch(/^Hi Luis, .*you meet our rental criteria\./);
+    expect(reply?.reason).toMatch(/policy: qualified/);
+  });
+});
+
+test("a newcomer's question the reply cannot answer is quoted back with a person's promise, not ignored", async () => {
+  const from = '+14155550184';
+  await world.deliver(
+    smsEvent(
+      from,
+      'hi is the 2 bed on Elm still available? is it on the ground floor? credit 720, no pets',
+      servers.clock(),
+    ),
+  );
+  const [card] = await world.actionsFor(`sms:${from}`);
+  expect(String(card?.args.text)).toMatch(
+    /you meet our rental criteria\..* We don't have the answer to “is it on the ground floor\?” yet — someone from our team will get back to you on it\.$/,
+  );
+  expect(card?.reason).toMatch(/policy: qualified; left for a person: “is it on the ground floor\?”$/);
+});

@@ -40,6 +40,9 @@ interface Row {
    * prospect and replies (issue 17); 'note': a team note, no draft; 'none': silent.
    */
   expect: 'ack' | 'welcome' | 'note' | 'none';
+  /** What the drafted text and the card's reason must say, when the row checks it. */
+  says?: RegExp;
+  why?: RegExp;
 }
 
 const ROWS: Row[] = [
@@ -49,6 +52,9 @@ const ROWS: Row[] = [
     text: 'Hi, the kitchen sink is leaking slowly',
     urgent: false,
     expect: 'ack',
+    // The repair is named in the reply and on the card, not "we've received it" about nothing.
+    says: /^Hi Maria, thanks for letting us know about the kitchen sink — we've received it/,
+    why: /maintenance request · kitchen sink · /,
   },
   {
     who: 'tenant',
@@ -118,6 +124,8 @@ describe('inbound texts, one conversation each', () => {
       expect(String(draft.args.text)).toMatch(row.urgent ? /urgent/i : /received it/);
       expect(String(draft.args.text)).toMatch(new RegExp(`^Hi ${conv?.contact?.name?.split(' ')[0]}`));
       expect(draft.review.plan?.score).toBeGreaterThanOrEqual(6);
+      if (row.says) expect(String(draft.args.text)).toMatch(row.says);
+      if (row.why) expect(draft.reason).toMatch(row.why);
       expect(notes.filter((n) => n.kind === 'approval').map((n) => n.actionId)).toEqual([draft.id]);
     }
     if (row.expect === 'welcome') {

@@ -40,6 +40,45 @@ function countRequests(page: Page, path: string) {
   return () => n;
 }
 
+/**
+ * The inbox list requests the page sends once its socket is open. Those sent within the socket's first second
+ * pass; a later one waits until the test has written its change, so whenever the write lands, only a request
+ * sent after that second can show it. `quiet()`: the time to write — a request sent since the socket opened
+ * has been answered and none is under way (or one is already waiting for the write).
+ */
+async function listRequestsAfterOpen(page: Page, openedAt: () => number) {
+  let answered = 0;
+  let inFlight = 0;
+  let held = 0;
+  let written!: () => void;
+  const write = new Promise<void>((r) => {
+    written = r;
+  });
+  const early = new Set<unknown>();
+  const settled = (r: unknown) => {
+    if (!early.delete(r)) return;
+    inFlight--;
+    answered++;
+  };
+  page.on('requestfinished', settled);
+  page.on('requestfailed', settled);
+  await page.route(
+    (u) => u.pathname === '/api/conversations',
+    async (route) => {
+      const since = openedAt() ? Date.now() - openedAt() : -1;
+      if (since >= 1_000) {
+        held++;
+        await write;
+      } else if (since >= 0) {
+        early.add(route.request());
+        inFlight++;
+      }
+      await route.continue();
+    },
+  );
+  return { quiet: () => (answered > 0 && inFlight === 0) || held > 0, written };
+}
+
 describe('live updates', () => {
   test('a new card appears in the open inbox without a reload, with a toast, and the list keeps its scroll', async () => {
     const base = Date.now() - 3 * 3600_000;
@@ -88,6 +127,31 @@ describe('live updates', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test('a change whose hint missed a just-opened socket still shows: the app catches up after the socket-list window', async () => {
+    const context = await e.newContext(PHONE);
+    // The socket opens and no hint ever reaches it, as when every change is published to socket lists read
+    // before this socket connected (publishers reuse theirs for up to a second).
+    let openedAt = 0;
+    await context.routeWebSocket(/\/live/, () => {
+      openedAt = Date.now();
+    });
+    const page = await context.newPage();
+    const lists = await listRequestsAfterOpen(page, () => openedAt);
+    await page.goto('/');
+    await page.waitForURL(/\/sign-in\?next=/);
+    await e.signIn(page, 'Jo Patel');
+    await page.waitForFunction(() => document.querySelector('[data-live="live"]') !== null);
+    // Written once what the app asked for right after the socket opened has been answered.
+    await expect.poll(() => lists.quiet()).toBe(true);
+    const { conversation } = await seedInboundSms(e.core, {
+      contact: { name: 'Missed Hint', phone: '+14155550179' },
+      at: new Date(),
+    });
+    lists.written();
+    await page.locator(`[data-conversation-id="${conversation.id}"]`).waitFor({ timeout: 10_000 });
+    await context.close();
+  }, 40_000);
 
   test('with the socket refused the inbox still updates, by polling', async () => {
     const context = await e.newContext(DESKTOP);

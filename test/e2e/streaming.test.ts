@@ -30,6 +30,7 @@ test.each([
   async (name, viewport) => {
     claude.writeSlowly(60);
     const context = await e.newContext(viewport);
+    await context.addInitScript(countShown, ANSWER);
     const page = await context.newPage();
     try {
       await page.goto('/chat');
@@ -58,9 +59,33 @@ test.each([
       await expect
         .poll(async () => (await e.core.conversations.listMessages(id)).map((m) => m.text))
         .toEqual(['How are things at 12 Oak St?', ANSWER]);
+      // The live turn has folded back into the stored view: at no moment did the page hold the answer twice (a
+      // MutationObserver sees every commit, even one the next effect undoes before a locator could look), nor
+      // drop it (a desktop pane remounted for the new conversation lost its live turn until the stored one came).
+      await page.locator('.timeline.live').waitFor({ state: 'detached' });
+      await page.getByText(ANSWER).waitFor();
+      expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({
+        now: 1,
+        most: 1,
+        blinked: false,
+      });
+      await e.shot(page, `${name}-chat-folded`);
       await page.reload();
       await page.getByText(ANSWER).waitFor();
       await e.shot(page, `${name}-chat-streamed`);
+      // A second turn in the now stored conversation (no navigation: the stored view reloads in place) folds
+      // back the same way: the new answer beside the first, never a third copy.
+      await input.fill('And at 12 Oak St tomorrow?');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.timeline.live').waitFor();
+      await page.locator('.timeline.live').waitFor({ state: 'detached', timeout: 30_000 });
+      await expect.poll(() => page.evaluate(() => (window as unknown as Shown).__answerShown.now)).toBe(2);
+      expect(await page.evaluate(() => (window as unknown as Shown).__answerShown)).toEqual({
+        now: 2,
+        most: 2,
+        blinked: false,
+      });
+      await e.shot(page, `${name}-chat-second-turn`);
     } finally {
       claude.writeSlowly(0);
       await context.close();
@@ -68,3 +93,21 @@ test.each([
   },
   90_000,
 );
+
+type Shown = { __answerShown: { now: number; most: number; blinked: boolean } };
+
+/**
+ * In the page: how many elements show exactly `answer`, now and at most, and whether it ever went off screen
+ * again once shown (`blinked`), checked after every DOM change.
+ */
+function countShown(answer: string) {
+  const w = window as unknown as Shown;
+  w.__answerShown = { now: 0, most: 0, blinked: false };
+  const count = () => {
+    let n = 0;
+    for (const p of document.querySelectorAll('p')) if (p.textContent?.trim() === answer) n++;
+    const was = w.__answerShown;
+    w.__answerShown = { now: n, most: Math.max(n, was.most), blinked: was.blinked || n < was.now };
+  };
+  new MutationObserver(count).observe(document, { childList: true, subtree: true, characterData: true });
+}

@@ -3,6 +3,12 @@ import type { LiveUpdate } from '../contracts/live';
 import type { LiveConnection, LiveConnections, LiveUpdates } from '../ports/live-updates';
 import type { Log } from '../ports/logger';
 
+/**
+ * How long a publisher reuses the list of open sockets by default. An app catches up once this has passed
+ * after its socket opened (web/src/lib/use-resource.ts, LIVE_SETTLE_MS, kept above it by a test).
+ */
+export const LIVE_CONNECTIONS_CACHE_MS = 1_000;
+
 export interface ApiGatewayLiveOptions {
   /**
    * The WebSocket API's management endpoint (`https://{api-id}.execute-api.{region}.amazonaws.com/{stage}`;
@@ -16,8 +22,8 @@ export interface ApiGatewayLiveOptions {
   /**
    * How long the list of open sockets is reused by this container (default 1 s). Every change would otherwise
    * cost a DynamoDB Query inside the agent's turn (budget: ≤ 6 requests, issue 14): a turn's writes land
-   * within about a second, so a turn pays one Query. An app refetches right after its socket opens, so only
-   * a change inside this window after connecting can be missed (and its next poll-free hint carries it).
+   * within about a second, so a turn pays one Query. A change inside this window after an app's socket
+   * connected can miss that app: the app reloads right after its socket opens and once more after the window.
    */
   cacheMs?: number;
   /** One post never holds the caller longer than this (a stuck socket must not slow a turn). */
@@ -32,7 +38,7 @@ export interface ApiGatewayLiveOptions {
  */
 export function apiGatewayLiveUpdates(opts: ApiGatewayLiveOptions): LiveUpdates {
   const clock = opts.clock ?? (() => new Date());
-  const cacheMs = opts.cacheMs ?? 1_000;
+  const cacheMs = opts.cacheMs ?? LIVE_CONNECTIONS_CACHE_MS;
   let client: Promise<ApiGatewayManagementApiClient> | undefined;
   let cached: { at: number; list: Promise<LiveConnection[]> } | undefined;
 

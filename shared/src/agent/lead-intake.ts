@@ -1,5 +1,11 @@
 import type { EmailReceived } from '../contracts/events';
-import { extractLead, type LeadDetails, leadPolicyFacts } from '../domain/lead-extract';
+import {
+  extractLead,
+  type LeadClaims,
+  type LeadDetails,
+  leadClaims,
+  leadPolicyFacts,
+} from '../domain/lead-extract';
 import type { FactProvenance, FactValue } from '../ports/fact-store';
 
 /** The part of the per-conversation policy the intake needs (see policy-runtime.ts). */
@@ -41,4 +47,38 @@ export async function recordLeadFromEmail(
   );
   const focused = await policy.setFocus(input.conversationId, LEAD_CONTEXT, lead.id, input.now);
   return { lead, recorded, skipped, focused };
+}
+
+/**
+ * The same for a text that reads as a lead (issue 17: a lead is a lead wherever it writes): the texter's
+ * own claims ("credit is about 720, we have a cat, moving in June") become facts about the lead, whose id is
+ * their number, sourced to the text; `lead_of_interest` points at them. Idempotent like the email's.
+ */
+export async function recordLeadFromText(
+  policy: LeadFactRecorder,
+  input: {
+    conversationId: string;
+    phone: string;
+    texts: Array<{ messageId: string; text: string; date: string }>;
+    timezone: string;
+    now: Date;
+  },
+): Promise<{ claims: LeadClaims; recorded: string[]; skipped: string[]; focused: boolean }> {
+  const recorded: string[] = [];
+  const skipped: string[] = [];
+  let claims: LeadClaims = {};
+  for (const t of input.texts) {
+    const said = leadClaims(t.text, { date: t.date, timezone: input.timezone });
+    claims = { ...claims, ...said };
+    const r = await policy.recordFacts(
+      input.conversationId,
+      leadPolicyFacts({ id: input.phone, ...said }),
+      { kind: 'tool', detail: `text ${t.messageId}` },
+      input.now,
+    );
+    recorded.push(...r.recorded);
+    skipped.push(...r.skipped);
+  }
+  const focused = await policy.setFocus(input.conversationId, LEAD_CONTEXT, input.phone, input.now);
+  return { claims, recorded, skipped, focused };
 }

@@ -229,6 +229,18 @@ describe('leads email → policy → draft', () => {
     },
   );
 
+  test('a question the reply cannot answer is named before the signature, and on the card; a decline names none', async () => {
+    const asked =
+      'Email: ana.ruiz@mail.example\nCredit score: 720. Pets: 1 cat.\nMessage: Is it still available? Is parking included?';
+    const t = await triage(leadEmail(asked));
+    expect(String(t.send?.args.body)).toMatch(
+      /you meet our rental criteria[\s\S]*\n\nWe don't have the answer to “Is parking included\?” yet — someone from our team will get back to you on it\.\n\nBest regards,/,
+    );
+    expect(t.send?.reason).toMatch(/Left for a person: “Is parking included\?”\.$/);
+    const declined = await triage(leadEmail(asked.replace('720', '550')));
+    expect(String(declined.send?.args.body)).not.toMatch(/parking/);
+  });
+
   test('credit 600–669: a holding reply; the card asks the team for the review', async () => {
     const t = await triage(leadEmail('Email: ana.ruiz@mail.example\nCredit score: 640. Pets: none.'));
     expect(body(t.send)).toContain('a member of our team is reviewing them');

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { extractLead, type LeadDetails } from '../domain/lead-extract';
+import { openQuestions, unansweredNote } from '../domain/open-questions';
 import { slotsSentence } from '../domain/showing-slots';
 import { slotsOf } from './rules-planner/helpers';
 import type { Observation, Plan, PlannedCall, PlannerInput, PolicyBasis, Trigger } from './types';
@@ -26,9 +27,17 @@ const PARTS = ['credit_ok(lead_of_interest)', 'pets_ok(lead_of_interest)'];
  * Askable predicates the lead can answer themselves (the policy's other questions are for the team), with the
  * query whose derivation shows what the email established about them.
  */
-const ASK_THE_LEAD: Record<string, { query: string; ask: string }> = {
-  credit_score: { query: 'credit_score(lead_of_interest, Score)', ask: 'your approximate credit score' },
-  pet: { query: 'pet(lead_of_interest, Kind)', ask: 'whether you have any pets, and if so what kind' },
+const ASK_THE_LEAD: Record<string, { query: string; ask: string; inline: string }> = {
+  credit_score: {
+    query: 'credit_score(lead_of_interest, Score)',
+    ask: 'your approximate credit score',
+    inline: 'your approximate credit score',
+  },
+  pet: {
+    query: 'pet(lead_of_interest, Kind)',
+    ask: 'whether you have any pets, and if so what kind',
+    inline: 'whether you have any pets (and what kind)',
+  },
 };
 
 /** How a `disqualified` reason reads in a reply; reasons the team adds later read generically. */
@@ -46,7 +55,7 @@ interface PolicyAnswer {
   missing?: { tools?: string[]; focus?: string[]; questions?: Array<{ ask: string; recordAs: string }> };
 }
 
-type Verdict =
+export type Verdict =
   | { kind: 'qualified'; basis: PolicyBasis; summary: string }
   | { kind: 'declined'; reasons: string[]; basis: PolicyBasis; summary: string }
   | { kind: 'needs'; forLead: string[]; forTeam: string[]; basis: PolicyBasis; summary: string }
@@ -175,10 +184,12 @@ function draft(
   v: Verdict,
   lead: LeadDetails,
   first: string,
-  { timezone, slots }: { timezone: string; slots: readonly { label: string }[] },
+  { timezone, slots, open }: { timezone: string; slots: readonly { label: string }[]; open: string[] },
 ): { body: string; reason: string } {
   const unit = lead.property ? `the apartment at ${lead.property}` : 'our rental';
-  const sign = '\n\nBest regards,\nThe leasing team';
+  // What the reply cannot answer is said plainly before the signature.
+  const more = unansweredNote(open).replace(/^ /, '\n\n');
+  const sign = `${more}\n\nBest regards,\nThe leasing team`;
   const hi = `Hi ${first},\n\nThank you for your interest in ${unit}.`;
   switch (v.kind) {
     case 'qualified': {
@@ -192,7 +203,7 @@ function draft(
       };
     }
     case 'declined': {
-      const why = v.reasons.map((r) => REASON_TEXT[r]).filter(Boolean);
+      const why = declineReasons(v);
       return {
         body: `${hi} Unfortunately, we are not able to move forward with your application${why.length ? `: ${why.join(', and ')}` : ' at this time'}.\n\nWe appreciate you considering us and wish you the best in your search.${sign}`,
         reason: `Decline a lead the policy does not qualify${v.reasons.length ? ` (${v.reasons.join(', ')})` : ''}`,
@@ -200,7 +211,9 @@ function draft(
     }
     case 'needs': {
       if (v.forLead.length) {
-        const items = v.forLead.map((p) => `- ${ASK_THE_LEAD[p]?.ask}`).join('\n');
+        const items = leadAsks(v)
+          .map((a) => `- ${a}`)
+          .join('\n');
         return {
           body: `${hi} Before we schedule a showing, could you tell us:\n\n${items}${sign}`,
           reason: `Ask the lead for what the policy still needs (${v.forLead.join(', ')})${v.forTeam.length ? '; the team must also answer the questions below' : ''}`,
@@ -252,11 +265,18 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
   }
   const send = last(obs, 'send_email');
   if (!send) {
+    // A decline invites no more questions; any other reply names the ones it cannot answer.
+    const open = verdict.kind === 'declined' ? [] : openQuestions([e.text]);
     const { body, reason } = draft(verdict, lead, name?.split(/\s+/)[0] ?? 'there', {
       timezone: input.timezone,
       slots: slotsOf(obs),
+      open,
     });
-    return { kind: 'calls', calls: [replyCall(e, lead, body, `${reason}.${service}`, verdict.basis)] };
+    const left = open.length ? ` Left for a person: ${open.map((q) => `“${q}”`).join(', ')}.` : '';
+    return {
+      kind: 'calls',
+      calls: [replyCall(e, lead, body, `${reason}.${left}${service}`, verdict.basis)],
+    };
   }
   return { kind: 'respond', text: `New lead ${who}: ${verdict.summary}. ${sentResult(send)}${service}` };
 }
@@ -266,15 +286,22 @@ export function triageLead(input: PlannerInput, t: Extract<Trigger, { kind: 'inb
  * (offered if the lead qualifies), in one batch of guarded reads: one round, whatever the verdict.
  */
 function firstCalls(input: PlannerInput, lead: LeadDetails): PlannedCall[] {
-  const calls: PlannedCall[] = [
+  return [
     { name: 'search_contacts', args: { query: lead.email, limit: 3 }, reason: 'Identify the lead' },
     ...(input.hasTool('find_free_slots')
       ? [{ name: 'find_free_slots', args: {}, reason: 'Free showing times to offer if the lead qualifies' }]
       : []),
+    ...leadPolicyCalls(input, 'the email'),
   ];
-  if (!input.hasTool('ask_policy')) return calls;
+}
+
+/**
+ * The policy reads every verdict needs (does the lead qualify, if not why, each open question, what the
+ * message established), once per run; none without the tool. `from` names the message in the reasons.
+ */
+export function leadPolicyCalls(input: PlannerInput, from: string): PlannedCall[] {
+  if (!input.hasTool('ask_policy') || asked(input.observations, QUALIFIED_QUERY)) return [];
   return [
-    ...calls,
     { name: 'ask_policy', args: { query: QUALIFIED_QUERY }, reason: 'Does the lead qualify?' },
     { name: 'ask_policy', args: { query: DISQUALIFIED_QUERY }, reason: 'If not, why not?' },
     ...PARTS.map((query) => ({
@@ -285,10 +312,18 @@ function firstCalls(input: PlannerInput, lead: LeadDetails): PlannedCall[] {
     ...Object.values(ASK_THE_LEAD).map((a) => ({
       name: 'ask_policy',
       args: { query: a.query },
-      reason: 'What the email established about the lead',
+      reason: `What ${from} established about the lead`,
     })),
   ];
 }
+
+/** A decline's reasons as a reply says them ("dogs are not allowed at this property"); unknown ones omitted. */
+export const declineReasons = (v: Extract<Verdict, { kind: 'declined' }>) =>
+  v.reasons.map((r) => REASON_TEXT[r]).filter((r): r is string => Boolean(r));
+
+/** What the lead is asked for: as an email's list item, or `inline` within a text's one sentence. */
+export const leadAsks = (v: Extract<Verdict, { kind: 'needs' }>, form: 'ask' | 'inline' = 'ask') =>
+  v.forLead.map((p) => ASK_THE_LEAD[p]?.[form]).filter((a): a is string => Boolean(a));
 
 function replyCall(
   e: Extract<Trigger, { kind: 'inbound_email' }>['email'],

@@ -71,6 +71,10 @@ describe('what a card and a reply say', () => {
     expect(classLine(note('maintenance'), 'tenant')).toBe(
       'maintenance request · “faucet”, “dripping” · tenant',
     );
+    // The thing the text named comes first; a cue it already says is not repeated.
+    expect(classLine(note('maintenance', { subject: 'the kitchen faucet' }), 'tenant of 4B')).toBe(
+      'maintenance request · kitchen faucet · “dripping” · tenant of 4B',
+    );
     expect(classLine(note('emergency', { kind: 'gas', cues: ['smell gas'], byKeywordFloor: true }))).toBe(
       'gas emergency · keywords “smell gas”',
     );
@@ -93,6 +97,10 @@ describe('what a card and a reply say', () => {
     const urgent = smsReply(note('emergency', { kind: 'gas' }), undefined, true);
     expect(urgent).toMatch(/^Hi, we got your message about the gas emergency and are treating it as urgent/);
     expect(urgent).toMatch(/leave the unit/);
+    // A repair names what it is about, so three texts about one leak are never answered as if about nothing.
+    expect(smsReply(note('maintenance', { subject: 'the kitchen sink' }), 'Maria Lopez', false)).toMatch(
+      /^Hi Maria, thanks for letting us know about the kitchen sink — we've received it/,
+    );
     expect(welcomeReply(undefined, note('lead'))).toMatch(
       /^Hi, thanks for reaching out[\s\S]*May we have your name/,
     );

@@ -22,12 +22,15 @@ export function greeting(name: string | undefined): string {
 export function classLine(t: TriageNote | undefined, who?: string): string {
   if (!t) return '';
   const title = t.triageClass === 'emergency' && t.kind ? `${t.kind} emergency` : CLASS_TITLES[t.triageClass];
-  const why = t.cues.length
+  // "maintenance request · kitchen faucet · “dripping”": the thing first, then the cues it does not repeat.
+  const thing = t.subject?.replace(/^the /, '');
+  const cues = thing ? t.cues.filter((c) => !thing.toLowerCase().includes(c.toLowerCase())) : t.cues;
+  const why = cues.length
     ? t.byKeywordFloor
-      ? ` · keywords ${t.cues.map((c) => `“${c}”`).join(', ')}`
-      : ` · ${t.cues.map((c) => `“${c}”`).join(', ')}`
+      ? ` · keywords ${cues.map((c) => `“${c}”`).join(', ')}`
+      : ` · ${cues.map((c) => `“${c}”`).join(', ')}`
     : '';
-  return `${title}${why}${who ? ` · ${who}` : ''}`;
+  return `${title}${thing ? ` · ${thing}` : ''}${why}${who ? ` · ${who}` : ''}`;
 }
 
 /** What to do first, by kind, while the on-call person is on the way. */
@@ -84,8 +87,16 @@ export function smsReply(
 /** What happens next, by class, with the free showing times when the calendar gave some. */
 function classReply(t: TriageNote | undefined, slots: readonly { label: string }[]): string {
   const offer = t && SLOT_CLASSES.has(t.triageClass) ? slotsOffer(slots) : '';
-  const next = offer ? "thanks — we've received it." : t ? NEXT[t.triageClass] : undefined;
+  const next = offer ? "thanks — we've received it." : t ? nextStep(t) : undefined;
   return `${next ?? "thanks for your message — we've received it and someone from the team will get back to you soon."}${offer}`;
+}
+
+/** The class's next step; a repair names what it is about ("thanks for letting us know about the sink"). */
+function nextStep(t: TriageNote): string | undefined {
+  const next = NEXT[t.triageClass];
+  return t.triageClass === 'maintenance' && t.subject
+    ? next?.replace('letting us know', `letting us know about ${t.subject}`)
+    : next;
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

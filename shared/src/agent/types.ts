@@ -82,6 +82,8 @@ export interface TriageNote {
   /** The words that weighed most, or the urgency keywords when the keyword floor decided. */
   cues: string[];
   byKeywordFloor: boolean;
+  /** What a repair or an emergency is about, when the text names it ("the kitchen sink"): reply and card say it. */
+  subject?: string;
 }
 
 /** The asking person's own settings that planning reads (follow #20), carried on a PWA chat's event. */

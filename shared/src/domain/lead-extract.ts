@@ -47,7 +47,7 @@ export function petCategory(kind: PetKind): PetCategory {
 
 /** The facts the leads rulebase reasons about, for `recordFacts` (`credit_score(Lead, S)`, `pet(Lead, Kind)`). */
 export function leadPolicyFacts(
-  lead: LeadDetails,
+  lead: Pick<LeadDetails, 'id' | 'creditScore' | 'pets' | 'moveIn' | 'budget'>,
 ): Array<{ predicate: string; args: Array<string | number> }> {
   return [
     ...(lead.creditScore === undefined
@@ -59,6 +59,33 @@ export function leadPolicyFacts(
   ];
 }
 
+/** What a lead says about themselves and the unit, wherever it arrives (an email, a text). */
+export type LeadClaims = Omit<LeadDetails, 'id' | 'email' | 'name'>;
+
+/**
+ * The claims of a message's text (issue 17: a lead is a lead wherever it writes): the unit (also from
+ * `subject`), credit score, pets, move-in (relative dates read from `date`), budget.
+ */
+export function leadClaims(
+  text: string,
+  opts: { subject?: string; date?: string | undefined; timezone: string },
+): LeadClaims {
+  const body = text.replace(/\r\n?/g, '\n');
+  const property = propertyOf(opts.subject ? `${opts.subject}\n${body}` : body);
+  const creditScore = creditScoreOf(body);
+  const { pets, assistanceAnimal } = petsOf(body);
+  const moveIn = moveInOf(body, opts.date, opts.timezone);
+  const budget = budgetOf(body);
+  return {
+    ...(property ? { property } : {}),
+    ...(creditScore !== undefined ? { creditScore } : {}),
+    ...(pets ? { pets } : {}),
+    ...(assistanceAnimal ? { assistanceAnimal } : {}),
+    ...(moveIn ? { moveIn } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+  };
+}
+
 export function extractLead(email: LeadEmail, opts: { timezone: string }): LeadDetails {
   const text = `${email.text}`.replace(/\r\n?/g, '\n');
   const sender = extractEmails(email.from)[0] ?? email.from.trim().toLowerCase();
@@ -67,21 +94,11 @@ export function extractLead(email: LeadEmail, opts: { timezone: string }): LeadD
     .find((v) => v !== undefined);
   const address = listed ?? sender;
   const name = leadName(email, text, address === sender);
-  const property = propertyOf(`${email.subject}\n${text}`);
-  const creditScore = creditScoreOf(text);
-  const { pets, assistanceAnimal } = petsOf(text);
-  const moveIn = moveInOf(text, email.date, opts.timezone);
-  const budget = budgetOf(text);
   return {
     id: address,
     email: address,
     ...(name ? { name } : {}),
-    ...(property ? { property } : {}),
-    ...(creditScore !== undefined ? { creditScore } : {}),
-    ...(pets ? { pets } : {}),
-    ...(assistanceAnimal ? { assistanceAnimal } : {}),
-    ...(moveIn ? { moveIn } : {}),
-    ...(budget !== undefined ? { budget } : {}),
+    ...leadClaims(text, { subject: email.subject, date: email.date, timezone: opts.timezone }),
   };
 }
 

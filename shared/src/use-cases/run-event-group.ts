@@ -1,4 +1,4 @@
-import { emailTriageText, type InboundTriageDeps, triageInbound } from '../agent/inbound-triage';
+import { emailTriageText, type InboundTriageDeps, safeTriageNote } from '../agent/inbound-triage';
 import type { LeadFactRecorder } from '../agent/lead-intake';
 import { PROMPT_HISTORY } from '../agent/plan-step';
 import { reasonRedrafts } from '../agent/redraft-rules';
@@ -196,15 +196,11 @@ async function andUnseen(
   return runEventGroup(deps, unseen);
 }
 
+/** The classifier's note (never throws: a failed triage is logged, the run goes on), logged with its class. */
 async function safeTriage(deps: RunEventGroupDeps, text: string) {
-  try {
-    const note = await triageInbound(deps, text);
-    if (note) deps.log.info('triage.classified', { ...note, cues: note.cues.length });
-    return note;
-  } catch (e) {
-    deps.log.warn('triage.failed', { error: String(e) });
-    return undefined;
-  }
+  const note = await safeTriageNote(deps, text);
+  if (note) deps.log.info('triage.classified', { ...note, cues: note.cues.length });
+  return note;
 }
 
 /**
@@ -409,6 +405,10 @@ async function outsideText(t: SmsTurn) {
     ...(t.mediaRefs.length ? { media: t.mediaRefs } : {}),
     ...(existing?.lead ? { lead: existing.lead } : {}),
   };
+  // An unknown number asking to see a unit is a lead too: its card adds them as a prospect (issue 17).
+  const isLead = triage?.triageClass === 'lead' || (!t.contact && triage?.triageClass === 'showing');
+  // A newcomer's or a prospect's claims feed the qualification; a tenant asking for a friend is not the lead.
+  if (isLead && !urgent && (!t.contact || t.contact.role === 'prospect')) await recordTextLeadFacts(t);
   return driveRun(deps, {
     conversation: { id: convId, create: () => smsConversation(t, urgentMark), inbound: t.inbound },
     trigger,
@@ -419,8 +419,7 @@ async function outsideText(t: SmsTurn) {
       afterInbound({ ...t.outer, ...turn }, found, {
         channelKey: t.key,
         channel: 'sms',
-        // An unknown number asking to see a unit is a lead too: its card adds them as a prospect (issue 17).
-        isLead: triage?.triageClass === 'lead' || (!t.contact && triage?.triageClass === 'showing'),
+        isLead,
         text: texts.join(' '),
       }),
   });
@@ -579,14 +578,17 @@ function emailConversation(
   };
 }
 
+/** The policy's fact recorder, when the composition has a policy that records facts. */
+const leadRecorder = (deps: RunEventGroupDeps) =>
+  deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
+
 /** The lead's own claims become facts about the lead before triage asks the policy about them. */
 async function recordLeadFacts(
   deps: RunEventGroupDeps,
   conversationId: string,
   events: Array<EventOf<'email.received'>>,
 ) {
-  const recorder =
-    deps.policy?.recordFacts && deps.policy.setFocus ? (deps.policy as LeadFactRecorder) : undefined;
+  const recorder = leadRecorder(deps);
   if (!recorder) return;
   // Lead extraction (chrono-node, libphonenumber) loads with the first email, not at the worker's init.
   const { recordLeadFromEmail } = await import('../agent/lead-intake');
@@ -605,6 +607,26 @@ async function recordLeadFacts(
       focused: r.focused,
     });
   }
+}
+
+/** A texted lead's claims, as an emailed one's: the facts the qualification is asked about (issue 17). */
+async function recordTextLeadFacts(t: SmsTurn) {
+  const recorder = leadRecorder(t.deps);
+  if (!recorder) return;
+  const { recordLeadFromText } = await import('../agent/lead-intake');
+  const r = await recordLeadFromText(recorder, {
+    conversationId: t.found.convId,
+    phone: t.from,
+    texts: t.events.map((e) => ({ messageId: e.id, text: e.payload.text, date: e.occurredAt })),
+    timezone: t.deps.settings.timezone,
+    now: t.deps.clock(),
+  });
+  t.deps.log.info('lead.facts_recorded', {
+    conversationId: t.found.convId,
+    recorded: r.recorded.length,
+    skipped: r.skipped,
+    focused: r.focused,
+  });
 }
 
 const threadDeps = (deps: RunEventGroupDeps) => ({

@@ -1,3 +1,4 @@
+import { openQuestions, unansweredNote } from '../../domain/open-questions';
 import {
   classLine,
   factsFor,
@@ -10,6 +11,7 @@ import {
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { find, firstContact, memoryText, outcome, slotsOf } from './helpers';
+import { leadSmsReads, leadSmsReply } from './lead-sms';
 import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
@@ -65,28 +67,23 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
   const escNote = esc ? ` ${outcome(esc, 'The on-call person was paged.', 'page the on-call person')}` : '';
   if (!send) {
     if (!contact) return unknownSender(input, t, text, escNote);
-    // What the team knows answers the tenant (rent due day, the water shutoff): read the notes first, and
-    // for a viewing the calendar's free times, in the same round.
     const read = find(obs, 'read_file');
-    const reads = [
-      ...(t.triage && input.hasTool('read_file') && !read
-        ? [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }]
-        : []),
-      ...slotRead(input, t),
-      ...skillRead(input, 'inbound_sms'),
-    ];
+    // A prospect writing as a lead is qualified by the policy, like a newcomer (issue 17).
+    const prospectLead = !t.urgent && contact.role === 'prospect' && t.triage?.triageClass === 'lead';
+    const reads = knownSenderReads(input, t, prospectLead);
     if (reads.length) return { kind: 'calls', calls: reads };
     const skill = loadedSkill(input);
     const skip = t.urgent ? undefined : skillSaysNoReply(skill, t.triage?.triageClass);
     if (skip) return { kind: 'no_action', reason: skip };
     const facts = factsFor(t.triage, read?.status === 'ok' ? memoryText(read.result) : '');
+    const lead = prospectLead ? leadSmsReply(input, t, contact.name) : undefined;
     const ack = followSkill(
-      smsReply(t.triage, contact.name, t.urgent, facts, slotsOf(obs)),
+      lead?.text ?? smsReply(t.triage, contact.name, t.urgent, facts, slotsOf(obs)),
       skill,
       t.triage?.triageClass,
     );
     // The card says who wrote, as the team knows them ("tenant, 12 Oak St #2"), after the class and its cues.
-    const why = `${classLine(t.triage, contact.role ?? undefined)}${factsLine(t.triage, facts, read !== undefined)}`;
+    const why = `${classLine(t.triage, contact.role ?? undefined)}${lead ? ` · policy: ${lead.summary}` : factsLine(t.triage, facts, read !== undefined)}`;
     return {
       kind: 'calls',
       calls: [
@@ -94,6 +91,7 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
           name: 'send_message',
           args: { to: t.from, text: ack.text },
           reason: `Acknowledge ${who}'s text${why ? ` · ${why}` : ''}${ack.note}`,
+          ...(lead?.policy ? { policy: lead.policy } : {}),
         },
       ],
     };
@@ -102,6 +100,21 @@ export function triageSms(input: PlannerInput, t: Extract<Trigger, { kind: 'inbo
     kind: 'respond',
     text: `${who} texted: “${text.slice(0, 300)}”. ${outcome(send, 'The acknowledgement was sent.', 'send the acknowledgement')}${escNote}`,
   };
+}
+
+/**
+ * What the team knows answers a known sender (rent due day, the water shutoff): the notes, for a viewing the
+ * calendar's free times, for a prospect's lead the policy's verdict — all in one round, each once.
+ */
+function knownSenderReads(input: PlannerInput, t: Extract<Trigger, { kind: 'inbound_sms' }>, lead: boolean) {
+  return [
+    ...(t.triage && input.hasTool('read_file') && !find(input.observations, 'read_file')
+      ? [{ name: 'read_file', args: { path: 'MEMORY.md' }, reason: 'Look up what the team knows' }]
+      : []),
+    ...slotRead(input, t),
+    ...(lead ? leadSmsReads(input) : []),
+    ...skillRead(input, 'inbound_sms'),
+  ];
 }
 
 /**
@@ -117,10 +130,12 @@ function unknownSender(
   const welcome = find(input.observations, 'welcome_contact');
   const why = classLine(t.triage);
   if (t.triage && NEWCOMER_CLASSES.has(t.triage.triageClass) && input.hasTool('welcome_contact')) {
-    const reads = welcome ? [] : slotRead(input, t);
+    // The calendar's free times and the policy's verdict on what they told us, in one round.
+    const reads = welcome ? [] : [...slotRead(input, t), ...leadSmsReads(input)];
     if (reads.length) return { kind: 'calls', calls: reads };
     if (!welcome) {
       const name = t.texts.map(nameFromText).find(Boolean);
+      const lead = leadSmsReply(input, t, name);
       return {
         kind: 'calls',
         calls: [
@@ -130,9 +145,12 @@ function unknownSender(
               phone: t.from,
               ...(name ? { name } : {}),
               role: 'prospect',
-              text: welcomeReply(name, t.triage, slotsOf(input.observations)),
+              text:
+                lead?.text ??
+                `${welcomeReply(name, t.triage, slotsOf(input.observations))}${unansweredNote(openQuestions(t.texts))}`,
             },
-            reason: `New ${why} from an unknown number: add them as a prospect and reply`,
+            reason: `New ${why} from an unknown number: add them as a prospect and reply${lead ? ` · policy: ${lead.summary}` : ''}`,
+            ...(lead?.policy ? { policy: lead.policy } : {}),
           },
         ],
       };

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Shell } from '../../components/shell';
 import { Banner, EmptyState, ErrorState, Loading } from '../../components/states';
 import { ApiError, describeError } from '../../lib/api';
@@ -11,6 +11,7 @@ import { ConversationActions } from '../conversations/conversation-actions';
 import { contactName } from '../conversations/source-icon';
 import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
+import { foldLiveTurn, type TurnEnd } from './fold-live-turn';
 import { LiveTurn } from './live-turn';
 import { threadLabel } from './thread-label';
 import { Timeline } from './timeline';
@@ -50,8 +51,9 @@ export function ChatScreen({ id }: { id?: string }) {
   const refs = useChatTurnRefs(id);
   const turn = useChatTurn(refs);
   const { chat, busy } = turn;
-  const detail = useConversationDetail(id, busy, refs, chat.setMessages);
+  const detail = useConversationDetail(id, busy, refs);
   const data = detail.data ?? undefined;
+  const view = useFoldBack(detail, chat, refs);
 
   const unread = data?.conversation.unread;
   const lastMessageAt = data?.conversation.lastMessageAt;
@@ -59,7 +61,7 @@ export function ChatScreen({ id }: { id?: string }) {
     if (id && unread && lastMessageAt) void api.markRead(id).catch(() => undefined);
   }, [api, id, unread, lastMessageAt]);
 
-  const bottom = useLandingScroll(id, data, chat.messages.length);
+  const bottom = useLandingScroll(id, data, view.live.length);
   const onDecided = () => void detail.reload();
   const notFound = detail.error instanceof ApiError && detail.error.status === 404;
   const conversation = data?.conversation;
@@ -85,12 +87,12 @@ export function ChatScreen({ id }: { id?: string }) {
       }
       footer={!notFound && <ChatComposer id={id} data={data} turn={turn} />}
     >
-      <ChatStates id={id} detail={detail} liveCount={chat.messages.length} notFound={notFound} />
+      <ChatStates id={id} detail={detail} liveCount={view.live.length} notFound={notFound} />
       {data?.followups?.length ? <FollowUpList followups={data.followups} onChanged={onDecided} /> : null}
-      {data && <Timeline detail={data} meId={me.id} onDecided={onDecided} />}
-      {chat.messages.length > 0 && (
+      {view.stored && <Timeline detail={view.stored} meId={me.id} onDecided={onDecided} />}
+      {view.live.length > 0 && (
         <LiveTurn
-          messages={chat.messages}
+          messages={view.live}
           stored={data?.actions}
           contact={conversation?.contact}
           onDecided={onDecided}
@@ -103,18 +105,10 @@ export function ChatScreen({ id }: { id?: string }) {
   );
 }
 
-/**
- * The stored conversation, polled while visible (not while a turn streams) and on live updates. A finished
- * turn is replaced by the stored records as soon as they have been reloaded (`setLive([])`).
- */
-function useConversationDetail(
-  id: string | undefined,
-  busy: boolean,
-  refs: ChatTurnScreen,
-  setLive: ChatTurn['chat']['setMessages'],
-) {
+/** The stored conversation, polled while visible (not while a turn streams) and on live updates. */
+function useConversationDetail(id: string | undefined, busy: boolean, refs: ChatTurnScreen) {
   const api = useApi();
-  const { idRef, reloadRef, clearLiveOnLoad } = refs;
+  const { idRef, reloadRef } = refs;
   const detail = useResource(
     () => (id ? lastConversation(id, () => api.conversation(id)) : Promise.resolve(null)),
     `conversation:${id ?? 'new'}`,
@@ -125,13 +119,28 @@ function useConversationDetail(
     },
   );
   reloadRef.current = detail.reload;
-  const data = detail.data;
-  useEffect(() => {
-    if (!data || !clearLiveOnLoad.current) return;
-    clearLiveOnLoad.current = false;
-    setLive([]);
-  }, [data, setLive, clearLiveOnLoad]);
   return detail;
+}
+
+/**
+ * The stored view and the live turn as the screen shows them (fold-live-turn.ts). Once a turn has folded back,
+ * its messages are also dropped from useChat, so the next turn starts from an empty live list.
+ */
+function useFoldBack(
+  detail: ReturnType<typeof useConversationDetail>,
+  chat: ChatTurn['chat'],
+  refs: ChatTurnScreen,
+) {
+  const [end, setEnd] = useState<TurnEnd | null>(null);
+  const { sent } = detail;
+  refs.endedRef.current = (live) => setEnd({ sentBefore: sent(), liveIds: live.map((m) => m.id) });
+  const view = foldLiveTurn(detail.data ?? undefined, detail.loadedBy, chat.messages, end);
+  const { setMessages } = chat;
+  useEffect(() => {
+    // `end` stays: folding by id is idempotent, so no render in between can show the turn twice.
+    if (view.folded && end) setMessages((ms) => ms.filter((m) => !end.liveIds.includes(m.id)));
+  }, [view.folded, end, setMessages]);
+  return view;
 }
 
 /**
@@ -212,7 +221,8 @@ function ChatStates({
           <p className="examples">“Text Maria that the plumber comes tomorrow at 9”</p>
         </EmptyState>
       )}
-      {id && detail.loading && !data && <Loading label="Loading the conversation…" />}
+      {/* A new chat that just became its conversation shows its turn while the stored view loads. */}
+      {id && detail.loading && !data && liveCount === 0 && <Loading label="Loading the conversation…" />}
       {notFound && (
         <EmptyState title="This conversation does not exist">
           It may have been removed, or the link is incomplete. <Link href="/">Back to the inbox</Link>

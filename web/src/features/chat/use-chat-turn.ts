@@ -6,13 +6,17 @@ import { describeError } from '../../lib/api';
 import { chatPath, navigate } from '../../lib/router';
 import { signedBodyFetch } from '../../lib/signed-fetch';
 import { useAuth } from '../auth/auth-context';
+import { newChatBecame } from './new-chat';
 
 /** What the chat turn needs from the screen: the open conversation's id and how to reload it. */
 export interface ChatTurnScreen {
   idRef: MutableRefObject<string | undefined>;
   reloadRef: MutableRefObject<() => Promise<unknown>>;
-  /** Set when a turn ended: the live messages give way to the stored ones on the next load. */
-  clearLiveOnLoad: MutableRefObject<boolean>;
+  /**
+   * Called when a turn ended (before the reload that follows it) with the live messages it left: they give way
+   * to the stored ones once a view asked for after this lands (fold-live-turn.ts).
+   */
+  endedRef: MutableRefObject<(live: ChatUIMessage[]) => void>;
 }
 
 const textOf = (m: ChatUIMessage | undefined) =>
@@ -26,7 +30,7 @@ export function useChatTurn(screen: ChatTurnScreen) {
   const auth = useAuth();
   const [sendError, setSendError] = useState<string | null>(null);
   const [restoreText, setRestoreText] = useState<{ text: string; n: number } | null>(null);
-  const { idRef, reloadRef, clearLiveOnLoad } = screen;
+  const { idRef, reloadRef, endedRef } = screen;
 
   const transport = useMemo(
     () =>
@@ -52,14 +56,15 @@ export function useChatTurn(screen: ChatTurnScreen) {
   const chat = useChat<ChatUIMessage>({
     transport,
     dataPartSchemas: chatDataPartSchemas,
-    onFinish: ({ message, isError }) => {
+    onFinish: ({ message, messages, isError }) => {
       if (isError) return;
       const run = message.parts.find((p) => p.type === 'data-run');
       const conversationId = run?.type === 'data-run' ? run.data.conversationId : undefined;
-      clearLiveOnLoad.current = true;
-      if (conversationId && conversationId !== idRef.current)
+      endedRef.current(messages);
+      if (conversationId && conversationId !== idRef.current) {
+        if (idRef.current === undefined) newChatBecame(conversationId);
         navigate(chatPath(conversationId), { replace: true });
-      else void reloadRef.current();
+      } else void reloadRef.current();
     },
     onError: (e) => {
       setSendError(describeError(e));
@@ -71,7 +76,7 @@ export function useChatTurn(screen: ChatTurnScreen) {
         setRestoreText((r) => ({ text, n: (r?.n ?? 0) + 1 }));
       }
       if (idRef.current) {
-        clearLiveOnLoad.current = true;
+        endedRef.current(chat.messages);
         void reloadRef.current();
       } else {
         chat.setMessages([]);
@@ -87,6 +92,6 @@ export function useChatTurnRefs(id: string | undefined): ChatTurnScreen {
   const idRef = useRef(id);
   idRef.current = id;
   const reloadRef = useRef<() => Promise<unknown>>(async () => undefined);
-  const clearLiveOnLoad = useRef(false);
-  return useMemo(() => ({ idRef, reloadRef, clearLiveOnLoad }), []);
+  const endedRef = useRef<(live: ChatUIMessage[]) => void>(() => undefined);
+  return useMemo(() => ({ idRef, reloadRef, endedRef }), []);
 }

@@ -1,5 +1,6 @@
 import { EmptyState } from '../../components/states';
 import { ChatScreen } from '../chat/chat-screen';
+import { useChatPaneKey } from '../chat/new-chat';
 import { ConversationList } from '../conversations/conversation-list';
 import { KeyboardHelp, useInboxKeys } from './keyboard';
 import { PaneContext, useWide } from './pane';
@@ -13,6 +14,7 @@ import './layout.css';
 export function InboxScreens({ path, id }: { path: '/' | '/chat'; id: string | undefined }) {
   const wide = useWide();
   const keys = useInboxKeys();
+  const paneKey = useChatPaneKey(path === '/chat' ? id : undefined);
   const help = <KeyboardHelp open={keys.helpOpen} onClose={keys.closeHelp} />;
   if (!wide) {
     return (
@@ -32,8 +34,9 @@ export function InboxScreens({ path, id }: { path: '/' | '/chat'; id: string | u
       <PaneContext.Provider value="detail">
         <div className="split-detail">
           {path === '/chat' ? (
-            // One conversation's live turn never carries over into the next one opened beside the list.
-            <ChatScreen key={id ?? 'new'} id={id} />
+            // One conversation's live turn never carries over into the next one opened beside the list (a new
+            // chat keeps its screen when its first turn moves it to the conversation it started: new-chat.ts).
+            <ChatScreen key={paneKey} id={id} />
           ) : (
             <main className="split-empty">
               <EmptyState title="No conversation open">
