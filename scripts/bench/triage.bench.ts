@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parseConfig } from '../../shared/src/config';
-import { createTriageClassifier } from '../../shared/src/domain/triage/classifier';
+import { BAYES, createTriageClassifier } from '../../shared/src/domain/triage/classifier';
 import {
   type Evaluation,
   evaluate,
@@ -121,6 +121,12 @@ export async function run(): Promise<BenchRow[]> {
     async (t) => (await noBackstop.classify(t, keywords)).triageClass,
   );
   const baseline = await evaluate(heldApart, keywordBaseline(keywords));
+  // The classifier as it was before naive Bayes joined the routine choice (ninth session), on the same lines.
+  const noBayes = createTriageClassifier(undefined, { bayes: { ...BAYES, weight: 0 } });
+  const withoutBayes = await evaluate(
+    heldApart,
+    async (t) => (await noBayes.classify(t, keywords)).triageClass,
+  );
 
   console.log(`  held-apart split: ${heldApart.length} examples (trained on ${training.length})`);
   printFigures('shipped (model+floor+backstop)', shipped);
@@ -130,6 +136,7 @@ export async function run(): Promise<BenchRow[]> {
   await bySource(heldApart, classifier, keywords);
   printFigures('model + keyword floor', floorOnly);
   printFigures('model alone', modelOnly);
+  printFigures('shipped without naive Bayes', withoutBayes);
   printFigures('baseline (keyword rules)', baseline);
   console.log(
     `\n  confusion, classifier + floor (rows: true class)\n${formatConfusion(shipped.confusion).replace(/^/gm, '  ')}`,

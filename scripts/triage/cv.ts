@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { parseConfig } from '../../shared/src/config';
-import { createTriageClassifier, EMERGENCY_THRESHOLD } from '../../shared/src/domain/triage/classifier';
+import {
+  BAYES,
+  createTriageClassifier,
+  EMERGENCY_THRESHOLD,
+} from '../../shared/src/domain/triage/classifier';
 import { evaluate, formatConfusion } from '../../shared/src/domain/triage/evaluate';
 import { kindOf, type TriageClass } from '../../shared/src/domain/triage/labels';
 import { nearDuplicateGroups } from '../../shared/src/domain/triage/split';
@@ -20,7 +24,20 @@ const args = process.argv.slice(2);
 const options = { ...TRIAGE_TRAIN_OPTIONS, ...JSON.parse(args.find((a) => a.startsWith('{')) ?? '{}') };
 /** `NEIGHBOURS=k,weight` tries other settings of the nearest-examples blend (`NEIGHBOURS=4,0` turns it off). */
 const [neighboursK, neighboursWeight] = (process.env.NEIGHBOURS ?? '').split(',').map(Number);
-const neighbours = process.env.NEIGHBOURS ? { neighboursK, neighboursWeight } : {};
+/** `BAYES=weight,alpha,temperature` tries other settings of the naive Bayes blend (`BAYES=0` turns it off). */
+const [bayesWeight, bayesAlpha, bayesTemperature] = (process.env.BAYES ?? '').split(',').map(Number);
+const neighbours = {
+  ...(process.env.NEIGHBOURS ? { neighboursK, neighboursWeight } : {}),
+  ...(process.env.BAYES
+    ? {
+        bayes: {
+          weight: bayesWeight ?? 0,
+          alpha: bayesAlpha || BAYES.alpha,
+          temperature: bayesTemperature || BAYES.temperature,
+        },
+      }
+    : {}),
+};
 /** `THRESHOLD=0.3,0.4,0.5` prints each threshold's figures from the same folds' models (the last in full). */
 const thresholds = (process.env.THRESHOLD ?? String(EMERGENCY_THRESHOLD)).split(',').map(Number);
 const { training } = splitCorpus(loadCorpus());
@@ -42,6 +59,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 console.log(`settings ${JSON.stringify(options)}`);
 for (const threshold of thresholds) {
   const predicted = new Map<string, TriageClass>();
+  const floored = new Set<string>();
   let kindsRight = 0;
   let kindsAsked = 0;
   for (let fold = 0; fold < FOLDS; fold += 1) {
@@ -49,6 +67,7 @@ for (const threshold of thresholds) {
     for (const e of training.filter((x) => foldOf(x) === fold)) {
       const r = await classifier.classify(e.text, keywords);
       predicted.set(e.text, r.triageClass);
+      if (r.byKeywordFloor) floored.add(e.text);
       const kind = kindOf(e.label);
       if (kind && r.triageClass === 'emergency') {
         kindsAsked += 1;
@@ -66,5 +85,6 @@ for (const threshold of thresholds) {
   if (threshold !== thresholds.at(-1)) continue;
   console.log(formatConfusion(r.confusion));
   if (args.includes('--misses'))
-    for (const m of r.misses) console.log(`${m.expected} → ${m.predicted}: ${m.text}`);
+    for (const m of r.misses)
+      console.log(`${m.expected} → ${m.predicted}${floored.has(m.text) ? ' (floor)' : ''}: ${m.text}`);
 }

@@ -9,7 +9,9 @@ export const unansweredNote = (open: readonly string[]) =>
  * policy's verdict). Other questions are for a person.
  */
 const ANSWERED =
-  /\b(available|availability|still (?:for rent|open|up|on the market|listed)|see|view(?:ing)?|tour|show(?:ing)?|come (?:by|over|in)|visit|pets?|dogs?|cats?|animals?)\b/i;
+  /\b(available|availability|vacanc(?:y|ies)|openings?|anything|any units?|accepting applications|what do you have|rented|taken|still (?:for rent|for lease|open|up|on the market|listed)|see|view(?:ing)?|tour|show(?:ing)?|come (?:by|over|in)|visit|pets?|dogs?|cats?|animals?)\b/i;
+/** Where a texted question starts after a preamble ("I saw your listing, what's the rent?"). */
+const ASKS = /,\s+(?=(?:what(?:'s|s)?|how|is|are|do|does|can|could|will|would|when|where|which|who|any)\b)/i;
 const MAX_QUOTED = 2;
 
 /**
@@ -19,7 +21,7 @@ const MAX_QUOTED = 2;
 export function openQuestions(texts: readonly string[]): string[] {
   return texts
     .flatMap((t) => t.split(/\n+|(?<=[.!?])\s+/))
-    .map((s) => s.trim())
+    .map((s) => (s.split(ASKS).at(-1) ?? s).trim())
     .filter((s) => s.length > 3 && s.endsWith('?') && !ANSWERED.test(s))
     .slice(0, MAX_QUOTED)
     .map((s) => (s.length > 80 ? `${s.slice(0, 78).trimEnd()}…?` : s));

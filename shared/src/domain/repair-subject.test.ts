@@ -8,6 +8,8 @@ test.each([
   ['our AC stopped blowing cold air', 'the AC'],
   ['the a/c is out again', 'the A/C'],
   ['Garbage disposal is jammed', 'the garbage disposal'],
+  ["Hey, the porch light bulb is out and I can't reach it", 'the porch light'],
+  ['a bird got into the dryer vent and is nesting', 'the dryer vent'],
   ['front door lock is sticking', 'the front door'],
   ['I got locked out, can someone help', undefined],
   ['the tape on the wall is peeling', undefined],

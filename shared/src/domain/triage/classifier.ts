@@ -1,5 +1,6 @@
 import { judgeUrgency } from '../urgency';
 import { backstopOf } from './backstop';
+import { loadBayes } from './bayes';
 import { kindByCues, withoutCallForHelp } from './kind-cues';
 import { EMERGENCY_KINDS, type EmergencyKind, TRIAGE_CLASSES, type TriageClass } from './labels';
 import { type LinearPrediction, loadLinear } from './linear';
@@ -39,6 +40,13 @@ export const EMERGENCY_THRESHOLD = 0.3;
 export const NEIGHBOURS_K = 4;
 export const NEIGHBOURS_WEIGHT = 0.3;
 
+/**
+ * Naive Bayes over the same shipped examples (bayes.ts) is blended in beside them, among the routine classes
+ * only, with this weight (the class model keeps the rest). Chosen on grouped 5-fold cross-validation of the
+ * training split, three fold salts, against the same run's model without it: see docs/ARCHITECTURE.md.
+ */
+export const BAYES = { weight: 0.3, alpha: 0.1, temperature: 1 } as const;
+
 /** Keyword → kind, for emergencies the floor raises and the kind model has no strong view on. */
 const FLOOR_KINDS: Array<[RegExp, EmergencyKind]> = [
   [/gas|carbon monoxide/, 'gas'],
@@ -73,20 +81,27 @@ function byClass(p: LinearPrediction): LinearPrediction {
 }
 
 /**
- * The best class other than emergency, by the class model's probabilities with the nearest examples' shares
- * blended in (`weight` of them). Whether a message is an emergency stays the class model's call with its
+ * The best class other than emergency, by the class model's probabilities with the shipped examples' opinions
+ * (the nearest examples' shares, naive Bayes) blended in, each at its weight. Whether a message is an emergency stays the class model's call with its
  * own threshold: on cross-validation, blending that too moved pages both ways for no gain in recall. (So a message
  * whose top class is emergency, below the threshold, is no longer paged: on cross-validation of 2,180
  * examples, three salts, that found the same emergencies and paged a few fewer others.)
  */
-function bestRoutine(p: LinearPrediction, near: Record<string, number>, weight: number): [string, number] {
+function bestRoutine(p: LinearPrediction, others: readonly Opinion[]): [string, number] {
   let top: [string, number] = ['other', 0];
-  for (const c of new Set([...Object.keys(p.probabilities), ...Object.keys(near)])) {
+  const own = 1 - others.reduce((sum, o) => sum + o.weight, 0);
+  for (const c of Object.keys(p.probabilities)) {
     if (c === 'emergency') continue;
-    const x = (1 - weight) * (p.probabilities[c] ?? 0) + weight * (near[c] ?? 0);
+    const x = others.reduce((sum, o) => sum + o.weight * (o.shares[c] ?? 0), own * (p.probabilities[c] ?? 0));
     if (x > top[1]) top = [c, x];
   }
   return top;
+}
+
+/** One of the shipped examples' opinions of a text (the nearest examples, naive Bayes): a share per class. */
+interface Opinion {
+  weight: number;
+  shares: Record<string, number>;
 }
 
 /** Knobs for cross-validation and the bench's comparison rows; production uses the defaults. */
@@ -95,6 +110,8 @@ export interface ClassifierOptions {
   /** How much the nearest examples weigh (0: the class model alone). */
   neighboursWeight?: number;
   neighboursK?: number;
+  /** Naive Bayes over the shipped examples (bayes.ts): its weight (0: off), smoothing and temperature. */
+  bayes?: { weight: number; alpha: number; temperature: number };
   /** The safety-phrase backstop (backstop.ts); off only to measure what it adds. */
   backstop?: boolean;
 }
@@ -120,6 +137,7 @@ export function createTriageClassifier(
     backstop: withBackstop = true,
     neighboursWeight = NEIGHBOURS_WEIGHT,
     neighboursK = NEIGHBOURS_K,
+    bayes: bayesOptions = BAYES,
   }: ClassifierOptions = {},
 ): TriageClassifier {
   let loaded: Promise<TriageModelJson> | undefined;
@@ -127,14 +145,25 @@ export function createTriageClassifier(
   let classes: ReturnType<typeof loadLinear> | undefined;
   let kinds: ReturnType<typeof loadLinear> | undefined;
   let near: ((text: string) => Record<string, number>) | undefined;
-  /** The class model's probabilities, and the nearest examples' shares (none without them). */
-  const opinions = async (text: string) => {
+  let bayes: ((text: string) => Record<string, number>) | undefined;
+  /**
+   * The class model's probabilities, and the shipped examples' opinions that weigh (none for a model
+   * trained without its examples: the class model then weighs alone).
+   */
+  const opinions = async (text: string): Promise<{ p: LinearPrediction; others: Opinion[] }> => {
     const m = await load();
     classes ??= loadLinear(m.classes);
     const p = byClass(classes(text));
-    if (!m.neighbours || neighboursWeight <= 0) return { p, near: {} };
-    near ??= loadNeighbours(m.neighbours, neighboursK);
-    return { p, near: near(text) };
+    const others: Opinion[] = [];
+    if (m.neighbours && neighboursWeight > 0) {
+      near ??= loadNeighbours(m.neighbours, neighboursK);
+      others.push({ weight: neighboursWeight, shares: near(text) });
+    }
+    if (m.neighbours && bayesOptions.weight > 0) {
+      bayes ??= loadBayes(m.neighbours, bayesOptions);
+      others.push({ weight: bayesOptions.weight, shares: bayes(text) });
+    }
+    return { p, others };
   };
   const kindOf = async (text: string): Promise<EmergencyKind | undefined> => {
     kinds ??= loadLinear((await load()).kinds);
@@ -144,8 +173,8 @@ export function createTriageClassifier(
   return {
     async classify(text, urgentKeywords) {
       const input = text.slice(0, MAX_CHARS);
-      const { p, near: shares } = await opinions(input);
-      const [top, score] = bestRoutine(p, shares, neighboursWeight);
+      const { p, others } = await opinions(input);
+      const [top, score] = bestRoutine(p, others);
       const pEmergency = p.probabilities.emergency ?? 0;
       const modelClass: TriageClass =
         pEmergency >= emergencyThreshold ? 'emergency' : isClass(top) ? top : 'other';

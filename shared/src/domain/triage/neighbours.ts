@@ -46,7 +46,7 @@ function bucketOf(feature: string, bits: number): number {
   return (h >>> 0) & ((1 << bits) - 1);
 }
 
-function bucketsOf(text: string, bits: number): number[] {
+export function bucketsOf(text: string, bits: number): number[] {
   return [...new Set(featuresOf(text).map((f) => bucketOf(f, bits)))];
 }
 
@@ -104,7 +104,25 @@ export function buildNeighbours(examples: ReadonlyArray<{ text: string; label: s
 }
 
 /** The shipped index as typed arrays: bucket `keys[k]` holds `members[starts[k]]` to `members[starts[k + 1] - 1]`. */
-function decodeIndex(json: NeighboursJson): { keys: Int32Array; starts: Int32Array; members: Int32Array } {
+export interface DecodedIndex {
+  keys: Int32Array;
+  starts: Int32Array;
+  members: Int32Array;
+}
+
+/** Decoded once per shipped index, however many opinions read it (the neighbours here, bayes.ts). */
+const decoded = new WeakMap<NeighboursJson, DecodedIndex>();
+
+export function decodedIndex(json: NeighboursJson): DecodedIndex {
+  let index = decoded.get(json);
+  if (!index) {
+    index = decodeIndex(json);
+    decoded.set(json, index);
+  }
+  return index;
+}
+
+function decodeIndex(json: NeighboursJson): DecodedIndex {
   const raw = Buffer.from(json.index, 'base64');
   let at = 0;
   const varint = () => {
@@ -140,7 +158,7 @@ function decodeIndex(json: NeighboursJson): { keys: Int32Array; starts: Int32Arr
 }
 
 /** Where `bucket` is in the sorted `keys`, or -1. */
-function find(keys: Int32Array, bucket: number): number {
+export function find(keys: Int32Array, bucket: number): number {
   let lo = 0;
   let hi = keys.length - 1;
   while (lo <= hi) {
@@ -158,7 +176,7 @@ function find(keys: Int32Array, bucket: number): number {
  * share of the similarity of its `k` nearest examples (all zero when nothing is alike).
  */
 export function loadNeighbours(json: NeighboursJson, k: number): (text: string) => Record<string, number> {
-  const { keys, starts, members } = decodeIndex(json);
+  const { keys, starts, members } = decodedIndex(json);
   const classOf = Buffer.from(json.classes, 'base64');
   const normBytes = Buffer.from(json.norms, 'base64');
   const norms = new Float32Array(normBytes.buffer, normBytes.byteOffset, normBytes.byteLength / 4);

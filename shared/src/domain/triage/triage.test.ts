@@ -22,7 +22,8 @@ const KEYWORDS =
  * emergency kinds became labels and the threshold 0.3 was chosen on grouped cross-validation of the
  * training split; its second round, 90.6% / 99.1% / 92.4% after 485 new lines and five backstop phrases
  * from the training split's cross-validation misses; eighth session, 92.2% / 99.1% / 92.8% after 321 more
- * lines and the nearest training examples' opinion blended into the choice among routine classes);
+ * lines and the nearest training examples' opinion blended into the choice among routine classes; ninth
+ * session, 92.8% / 99.1% / 92.8% after naive Bayes over the same shipped examples joined that choice);
  * `throughSeventh` is the whole held-apart split as it
  * was when its floor was measured (893 lines: `original` and `seventh-session`). Each floor is asserted on the
  * lines it was measured on: a new line falls held apart by its hash like any other, and lines written at the
@@ -33,16 +34,16 @@ const KEYWORDS =
  * triage` prints the figures beside the keyword baseline.
  */
 const FLOORS = {
-  original: { sources: ['original'], accuracy: 0.922, emergencyRecall: 0.99, emergencyPrecision: 0.927 },
+  original: { sources: ['original'], accuracy: 0.928, emergencyRecall: 0.99, emergencyPrecision: 0.927 },
   throughSeventh: {
     sources: ['original', 'seventh-session'],
-    accuracy: 0.92,
+    accuracy: 0.931,
     emergencyRecall: 0.987,
     emergencyPrecision: 0.927,
   },
   throughEighth: {
     sources: ['original', 'seventh-session', 'eighth-session'],
-    accuracy: 0.916,
+    accuracy: 0.927,
     emergencyRecall: 0.983,
     emergencyPrecision: 0.921,
   },
