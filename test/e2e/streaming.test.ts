@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AnthropicEmulator, startAnthropicEmulator, turn } from '../../scripts/emulators/anthropic';
+import { newId } from '../../shared/src/ids';
 import { seedInboundSms } from '../api/seed';
 import { type E2E, PHONE, startE2E, WIDE } from './support';
 
@@ -174,3 +175,70 @@ test.each([
   },
   90_000,
 );
+
+/**
+ * The conversation on screen is read: its answer, and anything that arrives while it is open, do not mark it
+ * unread in the list beside it, with one read mark per new content (not per render or per poll).
+ */
+test('the open conversation stays read as its answer and new messages arrive (desktop)', async () => {
+  const context = await e.newContext(WIDE);
+  await context.addInitScript(watchOpenRowDot);
+  const page = await context.newPage();
+  const marks: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/api\/conversations\/[^/]+\/read$/.test(new URL(r.url()).pathname))
+      marks.push(r.url());
+  });
+  try {
+    await page.goto('/chat');
+    await page.waitForURL(/\/sign-in\?next=/);
+    await e.signIn(page, 'Sam Chen');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Read while open?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/chat\?id=c_/, { timeout: 30_000 });
+    await page.getByText(ANSWER).waitFor({ timeout: 30_000 });
+    const id = new URL(page.url()).searchParams.get('id') ?? '';
+    const row = page.locator(`[data-conversation-id="${id}"]`);
+    await expect.poll(() => row.getAttribute('class'), { timeout: 5_000 }).not.toContain('unread');
+    expect(await row.locator('.dot-unread').count()).toBe(0);
+    await expect.poll(() => markedUpToLast(id)).toBe(true);
+    await e.shot(page, 'desktop-chat-open-read');
+    const afterAnswer = marks.length;
+
+    // Switchboard writes in the conversation while it is open (as when a card arrives): shown, and still read.
+    await e.core.conversations.appendMessage({
+      id: newId('m_'),
+      conversationId: id,
+      role: 'assistant',
+      text: 'The plumber confirmed Thursday at 3.',
+      createdAt: new Date().toISOString(),
+      author: { kind: 'assistant', name: 'Switchboard' },
+    });
+    await page.getByText('The plumber confirmed Thursday at 3.').first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => markedUpToLast(id)).toBe(true);
+    expect(await row.getAttribute('class')).not.toContain('unread');
+    expect(marks.length - afterAnswer).toBe(1);
+    // At no moment did the open conversation's row show the dot (checked on every DOM change).
+    expect(await page.evaluate(() => (window as unknown as OpenRowDot).__openRowDot)).toBe(false);
+    await e.shot(page, 'desktop-chat-open-read-new-message');
+  } finally {
+    await context.close();
+  }
+}, 90_000);
+
+/** Whether the API holds a read mark (the one person signed in here) up to the conversation's newest message. */
+async function markedUpToLast(id: string) {
+  const c = await e.core.conversations.get(id);
+  return Object.values(c?.readBy ?? {}).some((at) => c && at >= c.lastMessageAt);
+}
+
+type OpenRowDot = { __openRowDot: boolean };
+
+/** In the page: whether the selected (open) row of the list ever showed the unread dot. */
+function watchOpenRowDot() {
+  const w = window as unknown as OpenRowDot;
+  w.__openRowDot = false;
+  new MutationObserver(() => {
+    if (document.querySelector('.conv-row.selected .dot-unread')) w.__openRowDot = true;
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+}

@@ -4,10 +4,12 @@ import { Banner, EmptyState, ErrorState, Loading } from '../../components/states
 import { ApiError, describeError } from '../../lib/api';
 import { formatPhone } from '../../lib/format';
 import { loadWithOfflineCopy } from '../../lib/offline-store';
+import { usePageVisible } from '../../lib/page-visible';
 import { Link } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
 import { ConversationActions } from '../conversations/conversation-actions';
+import { noteRead, readHere } from '../conversations/read-marks';
 import { contactName } from '../conversations/source-icon';
 import { FollowUpList } from '../followups/followup-list';
 import { Composer } from './composer';
@@ -46,7 +48,6 @@ type ChatTurn = ReturnType<typeof useChatTurn>;
  * into the stored view.
  */
 export function ChatScreen({ id }: { id?: string }) {
-  const api = useApi();
   const me = useMe();
   const refs = useChatTurnRefs(id);
   const turn = useChatTurn(refs);
@@ -55,12 +56,7 @@ export function ChatScreen({ id }: { id?: string }) {
   const data = detail.data ?? undefined;
   const view = useFoldBack(detail, chat, refs);
 
-  const unread = data?.conversation.unread;
-  const lastMessageAt = data?.conversation.lastMessageAt;
-  useEffect(() => {
-    if (id && unread && lastMessageAt) void api.markRead(id).catch(() => undefined);
-  }, [api, id, unread, lastMessageAt]);
-
+  useMarkRead(id, data?.conversation);
   const bottom = useLandingScroll(id, data, view.live.length);
   const onDecided = () => void detail.reload();
   const notFound = detail.error instanceof ApiError && detail.error.status === 404;
@@ -103,6 +99,25 @@ export function ChatScreen({ id }: { id?: string }) {
       <div ref={bottom} />
     </Shell>
   );
+}
+
+/**
+ * The conversation on screen is read: marked once per new content that arrives while it is open (its newest
+ * message's time changes), and not while the page is hidden (then once it is back). The list learns the mark
+ * from read-marks.ts: its page was fetched for the same change, before the mark.
+ */
+function useMarkRead(id: string | undefined, conversation: Detail['conversation'] | undefined) {
+  const api = useApi();
+  const visible = usePageVisible();
+  const unread = conversation?.unread;
+  const lastMessageAt = conversation?.lastMessageAt;
+  useEffect(() => {
+    if (!id || !unread || !lastMessageAt || !visible || readHere(id, lastMessageAt)) return;
+    void api
+      .markRead(id)
+      .then(({ readAt }) => noteRead(id, readAt))
+      .catch(() => undefined);
+  }, [api, id, unread, lastMessageAt, visible]);
 }
 
 /** The stored conversation, polled while visible (not while a turn streams) and on live updates. */

@@ -11,6 +11,7 @@ import { useResource } from '../../lib/use-resource';
 import { useApi, useMe } from '../auth/auth-context';
 import { NotificationPrompt } from '../push/notification-prompt';
 import { InboxSearch } from './inbox-search';
+import { shownUnread, useReadMarks } from './read-marks';
 import { contactName, previewText, SourceIcon } from './source-icon';
 
 const FILTERS: Array<{ id: InboxFilter; label: string }> = [
@@ -31,6 +32,7 @@ export function ConversationList({ selectedId }: { selectedId?: string | undefin
   const inbox = useInboxPages(filter);
   const { list, items, nextCursor } = inbox;
   useKeepPlace(items);
+  useReadMarks();
 
   return (
     <Shell
@@ -62,7 +64,12 @@ export function ConversationList({ selectedId }: { selectedId?: string | undefin
       {items && items.length > 0 && (
         <ul className="conv-list">
           {items.map((c) => (
-            <ConversationRow key={c.id} c={c} selected={c.id === selectedId} />
+            <ConversationRow
+              key={c.id}
+              c={c}
+              selected={c.id === selectedId}
+              unread={shownUnread(c, selectedId)}
+            />
           ))}
         </ul>
       )}
@@ -169,14 +176,23 @@ function useKeepPlace(items: ConversationSummary[] | undefined) {
   }, [items]);
 }
 
-function ConversationRow({ c, selected }: { c: ConversationSummary; selected: boolean }) {
+function ConversationRow({
+  c,
+  selected,
+  unread,
+}: {
+  c: ConversationSummary;
+  selected: boolean;
+  /** Unread for this person as the list shows it (read-marks.ts), not only the page's own mark. */
+  unread: boolean;
+}) {
   const me = useMe();
   const urgent = c.urgent && (c.status ?? 'open') === 'open';
   return (
     <li>
       <Link
         href={chatPath(c.id)}
-        className={`conv-row${c.unread ? ' unread' : ''}${urgent ? ' urgent' : ''}${selected ? ' selected' : ''}`}
+        className={`conv-row${unread ? ' unread' : ''}${urgent ? ' urgent' : ''}${selected ? ' selected' : ''}`}
         aria-current={selected ? 'true' : undefined}
         data-conversation-id={c.id}
       >
@@ -201,7 +217,7 @@ function ConversationRow({ c, selected }: { c: ConversationSummary; selected: bo
                 {c.pendingCount} to approve
               </span>
             )}
-            {c.unread && <span className="dot-unread" role="img" aria-label="Unread" />}
+            {unread && <span className="dot-unread" role="img" aria-label="Unread" />}
           </span>
           {(c.lead || c.claimedBy || c.assignee === me.id) && (
             <span className="conv-markers">
