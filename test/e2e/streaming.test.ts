@@ -88,6 +88,16 @@ test.each([
         blinked: false,
       });
       await e.shot(page, `${name}-chat-second-turn`);
+      if (name === 'phone') {
+        // Back in the inbox at once, the conversation just read is read (its answers arrived while it was
+        // open), whether or not its read mark had been answered when the list fetched its page.
+        await page.getByRole('link', { name: 'Back to conversations' }).click();
+        const row = page.locator(`[data-conversation-id="${id}"]`);
+        await row.waitFor();
+        await expect.poll(() => row.getAttribute('class'), { timeout: 5_000 }).not.toContain('unread');
+        await expect.poll(() => markedUpToLast(id)).toBe(true);
+        await e.shot(page, 'phone-inbox-after-chat');
+      }
     } finally {
       claude.writeSlowly(0);
       await context.close();
