@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type AnthropicEmulator, startAnthropicEmulator, turn } from '../../scripts/emulators/anthropic';
+import { seedInboundSms } from '../api/seed';
 import { type E2E, PHONE, startE2E, WIDE } from './support';
 
 /**
@@ -111,3 +112,65 @@ function countShown(answer: string) {
   };
   new MutationObserver(count).observe(document, { childList: true, subtree: true, characterData: true });
 }
+
+/**
+ * A new chat's turn ends after the person has left its screen (phone: back to the inbox; desktop: another
+ * conversation picked in the list). Where they went is where they stay: the finished turn's conversation
+ * simply appears in the list, unread, instead of pulling them to it.
+ */
+test.each([
+  ['phone', PHONE],
+  ['desktop', WIDE],
+])(
+  'leaving a new chat while its answer streams leaves the person where they went (%s)',
+  async (name, viewport) => {
+    const other = await seedInboundSms(e.core, {
+      contact: { name: `Olive Park ${name}`, phone: name === 'phone' ? '+14155550161' : '+14155550162' },
+      text: 'Is the pool open this weekend?',
+    });
+    // Slow enough that the person leaves well before the answer is whole.
+    claude.writeSlowly(150);
+    const context = await e.newContext(viewport);
+    const page = await context.newPage();
+    try {
+      await page.goto('/chat');
+      await page.waitForURL(/\/sign-in\?next=/);
+      await e.signIn(page, 'Sam Chen');
+      const question = `Leaving before the answer (${name})`;
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill(question);
+      await page.getByRole('button', { name: 'Send' }).click();
+      // The answer is being written, and the person goes elsewhere.
+      await page.waitForFunction(
+        () => (document.querySelector('.timeline.live .role-assistant')?.textContent?.trim() ?? '') !== '',
+        undefined,
+        { timeout: 30_000, polling: 'raf' },
+      );
+      if (name === 'phone') {
+        await page.getByRole('link', { name: 'Back to conversations' }).click();
+        await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+      } else {
+        await page.locator(`[data-conversation-id="${other.conversation.id}"]`).click();
+        await expect.poll(() => new URL(page.url()).searchParams.get('id')).toBe(other.conversation.id);
+      }
+      const where = page.url();
+      // The turn still ends on the server (promptly: not by the worker's backstop minutes later), and its
+      // conversation shows up in the list, unread.
+      const row = page.locator('.conv-row', { hasText: question });
+      await row.waitFor({ timeout: 15_000 });
+      const id = (await row.getAttribute('data-conversation-id')) ?? '';
+      await expect
+        .poll(async () => (await e.core.conversations.listMessages(id)).map((m) => m.text), {
+          timeout: 20_000,
+        })
+        .toEqual([question, ANSWER]);
+      await row.locator('.dot-unread').waitFor();
+      expect(page.url()).toBe(where);
+      if (name === 'desktop') await page.getByText('Is the pool open this weekend?').first().waitFor();
+      await e.shot(page, `${name}-chat-left-before-answer`);
+    } finally {
+      claude.writeSlowly(0);
+      await context.close();
+    }
+  },
+  90_000,
+);

@@ -56,8 +56,11 @@ export function useChatTurn(screen: ChatTurnScreen) {
   const chat = useChat<ChatUIMessage>({
     transport,
     dataPartSchemas: chatDataPartSchemas,
-    onFinish: ({ message, messages, isError }) => {
-      if (isError) return;
+    onFinish: ({ message, messages, isError, isAbort }) => {
+      // useChat stops its turn when the screen unmounts (the person went back to the inbox, or picked another
+      // conversation beside the list), and that stop still ends here: the turn carries on on the server and its
+      // conversation shows up in the list, but whatever they are reading now is not taken from them.
+      if (isError || isAbort) return;
       const run = message.parts.find((p) => p.type === 'data-run');
       const conversationId = run?.type === 'data-run' ? run.data.conversationId : undefined;
       endedRef.current(messages);
