@@ -21,7 +21,7 @@ export const leadSmsReads = (input: PlannerInput): PlannedCall[] => leadPolicyCa
 
 export interface LeadSmsReply {
   text: string;
-  /** What the card says the reply rests on ("qualified", "not qualified (dog)"), or '' with no verdict. */
+  /** What the card says the reply rests on ("qualified", "not qualified (dog)"), with any question left open. */
   summary: string;
   policy?: PolicyBasis;
 }
