@@ -203,10 +203,12 @@ describe('approval cards', () => {
 
     const isApprove = (r: { url(): string }) => r.url().endsWith(`/actions/${action.id}/approve`);
     const responses = Promise.all([sam.page.waitForResponse(isApprove), jo.page.waitForResponse(isApprove)]);
-    await Promise.all([
-      samCard.getByRole('button', { name: 'Approve' }).click(),
-      joCard.getByRole('button', { name: 'Approve' }).click(),
-    ]);
+    // Pressed in the page, both within a few milliseconds: a locator click waits for the button to be
+    // actionable, and under load that wait let the winner's live update turn the other card first (the
+    // button gone, the press never sent: seen once in a whole-suite run).
+    const press = (c: typeof samCard) =>
+      c.getByRole('button', { name: 'Approve' }).evaluate((b) => (b as HTMLButtonElement).click());
+    await Promise.all([press(samCard), press(joCard)]);
     const [samRes, joRes] = await responses;
     expect([samRes.status(), joRes.status()].sort()).toEqual([200, 409]);
     const loser =
