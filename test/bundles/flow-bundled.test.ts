@@ -8,6 +8,7 @@ import {
   turn,
 } from '../../scripts/emulators/anthropic';
 import { type LocalStack, startLocalStack } from '../../scripts/local/stack';
+import { DynamoFactStore } from '../../shared/src/adapters/dynamo/fact-store';
 import { getCore } from '../../shared/src/composition/core';
 import type { PendingAction } from '../../shared/src/contracts/conversations';
 
@@ -22,8 +23,9 @@ import type { PendingAction } from '../../shared/src/contracts/conversations';
 // A known contact of the demo team (the policy drafts texts only to known contacts).
 const FROM = '+14155550112';
 
-/** The fake model: compute with run_code, then draft a reply quoting the result. */
+/** The fake model: compute with run_code, then draft a reply quoting the result (other texts: a note). */
 function plan(req: MessagesRequest): TurnReply {
+  if (!JSON.stringify(req.messages).includes('What is my reference?')) return turn.text('Noted.');
   const results = lastToolResults(req);
   const last = results[results.length - 1];
   if (!last) return turn.toolUse('run_code', { code: '[3, 4, 5].map((n) => n * n).reduce((a, b) => a + b)' });
@@ -118,3 +120,28 @@ test('signed text → card (run_code result in it) → approve through the bundl
   expect(stack.emulators!.openphone.state.sent.filter((m) => m.to.includes(FROM))).toHaveLength(1);
   expect(sent[0]?.text ?? JSON.stringify(sent[0])).toContain('reference number is 50');
 }, 240_000);
+
+test('a texted lead is triaged and its claims recorded as facts by the bundled worker (lazy triage and lead chunks)', async () => {
+  const core = await getCore('test-bundled-flow');
+  const lead = '+14155550191';
+  await stack.emulators!.openphone.fireIncomingMessage({
+    from: lead,
+    text: 'Hi, is the 1 bed at 48 Elm Ave still available? My credit score is 745 and I have a cat.',
+    scheme: 'standard',
+  });
+  const conv = await until('the lead conversation', async () => {
+    const c = await core.conversations.findByTriggerKey(`sms:${lead}`);
+    return c?.lead ? c : undefined;
+  });
+  expect(conv.lead?.state).toBe('new');
+  const facts = (await new DynamoFactStore(core.table).list(conv.id, { now: new Date() })).filter(
+    (f) => !f.predicate.startsWith('$'),
+  );
+  expect(facts.map((f) => [f.predicate, f.args])).toEqual(
+    expect.arrayContaining([
+      ['credit_score', [lead, 745]],
+      ['pet', [lead, 'cat']],
+    ]),
+  );
+  expect(facts.every((f) => /^text \S+$/.test(f.provenance.detail))).toBe(true);
+}, 120_000);

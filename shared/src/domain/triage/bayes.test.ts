@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadBayes } from './bayes';
+import { EXAMPLES } from './examples.test-fixture';
 import { buildNeighbours } from './neighbours';
 
-const EXAMPLES = [
-  { text: 'is the 2 bedroom on Oak still available? can I see it', label: 'lead' },
-  { text: 'do you allow cats in the studio, and what is the deposit', label: 'lead' },
-  { text: 'the kitchen faucet drips all night', label: 'maintenance' },
-  { text: 'our dishwasher will not drain', label: 'maintenance' },
-  { text: 'did the plumber confirm for tomorrow at Elm', label: 'team_question' },
-];
 const OPTIONS = { alpha: 0.1, temperature: 1 };
 
 describe('naive Bayes over the shipped examples', () => {

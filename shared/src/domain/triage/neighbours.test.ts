@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { EXAMPLES } from './examples.test-fixture';
 import { buildNeighbours, loadNeighbours } from './neighbours';
-
-const EXAMPLES = [
-  { text: 'is the 2 bedroom on Oak still available? can I see it', label: 'lead' },
-  { text: 'do you allow cats in the studio, and what is the deposit', label: 'lead' },
-  { text: 'the kitchen faucet drips all night', label: 'maintenance' },
-  { text: 'our dishwasher will not drain', label: 'maintenance' },
-  { text: 'did the plumber confirm for tomorrow at Elm', label: 'team_question' },
-];
 
 describe('nearest training examples', () => {
   it('gives the classes of the most alike examples, weighted by how alike they are', () => {
