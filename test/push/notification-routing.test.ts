@@ -127,13 +127,15 @@ test('a card in Sam’s conversation goes to Sam first, to the others after 5 mi
   await stack.scheduler.advance(2 * 60_000);
   await until(async () => pushesAbout('alex', card.id).length === 1);
   expect(pushesAbout('sam', card.id)).toHaveLength(1);
-  // Jo chose no approvals; the demo device (no choices saved) gets the team stage like Alex.
-  expect(pushesAbout('jo', card.id)).toHaveLength(0);
-  expect(
+  // Jo chose no approvals; the demo device (no choices saved) gets the team stage like Alex — its push is
+  // its own delivery and may land just after Alex's (seen once in a whole-suite run), so it is waited for.
+  const demoPushes = () =>
     stack
       .emulators!.push.deliveries(stack.demoDevice!.endpoint)
-      .filter((d) => JSON.stringify(d.payload).includes(card.id)),
-  ).toHaveLength(1);
+      .filter((d) => JSON.stringify(d.payload).includes(card.id));
+  await until(async () => demoPushes().length > 0);
+  expect(demoPushes()).toHaveLength(1);
+  expect(pushesAbout('jo', card.id)).toHaveLength(0);
 }, 90_000);
 
 test('an urgent text reaches everyone who chose urgent at once, Jo included; no assignee stage', async () => {
