@@ -56,6 +56,12 @@ test('"create a task to fix the heater at 12 Oak St" → a create_task card', as
   expect(card?.args).toMatchObject({ name: 'fix the heater at 12 Oak St' });
 }, 60_000);
 
+test('a repair passed on ("the dryer in the laundry room at 12 Oak St is broken") → a create_task card in those words', async () => {
+  const { card } = await ask('the dryer in the laundry room at 12 Oak St is broken');
+  expect(card?.tool).toBe('create_task');
+  expect(card?.args).toMatchObject({ name: 'The dryer in the laundry room at 12 Oak St is broken' });
+}, 60_000);
+
 test('"email Bob about the leak: …" → a send_email card to his address', async () => {
   const { card } = await ask(
     'email Bob Martinez about the leak at 12 Oak St: can you come tomorrow morning?',

@@ -5,6 +5,7 @@ import { createTask } from './create-task';
 import { lookup } from './lookup';
 import { policyChange } from './policy-change';
 import { remember } from './remember';
+import { reportRepair } from './report-repair';
 import { research } from './research';
 import { scheduleFollowUpIntent } from './schedule-followup';
 import { sendEmail } from './send-email';
@@ -25,6 +26,8 @@ export const CHAT_INTENTS: readonly ChatIntent[] = [
   calendar,
   createEvent,
   lookup,
+  // A statement of something broken (never a question, which the team question below searches for).
+  reportRepair,
   // Last: any other question is answered from the conversations and notes.
   teamQuestion,
 ];
