@@ -10,6 +10,7 @@ import {
   devTeamResponse,
   instructionsResponse,
   listConversationsResponse,
+  markReadResponse,
   meResponse,
   publicConfigResponse,
 } from '../../shared/src/contracts/api';
@@ -83,6 +84,32 @@ describe('conversations', () => {
       await json(await h.call('GET', '/api/conversations', { token: admin })),
     );
     expect(forAdmin.conversations.find((c) => c.id === conversation.id)?.unread).toBe(true);
+  });
+
+  test('a read mark stops at the newest message the screen showed: one that came after stays unread', async () => {
+    const { conversation } = await seedInboundSms(h.core);
+    const unreadFor = async () =>
+      listConversationsResponse
+        .parse(await json(await h.call('GET', '/api/conversations', { token: member })))
+        .conversations.find((c) => c.id === conversation.id)?.unread;
+    const shown = new Date(Date.parse(conversation.lastMessageAt) - 1_000).toISOString();
+    const early = await h.call('POST', `/api/conversations/${conversation.id}/read`, {
+      token: member,
+      body: { through: shown },
+    });
+    expect(await json(early)).toEqual({ ok: true, readAt: shown });
+    expect(await unreadFor()).toBe(true);
+    // A `through` ahead of the server's clock (a client's skew) counts as now, never later.
+    const ahead = await h.call('POST', `/api/conversations/${conversation.id}/read`, {
+      token: member,
+      body: { through: '2999-01-01T00:00:00.000Z' },
+    });
+    expect(markReadResponse.parse(await json(ahead)).readAt < '2999').toBe(true);
+    expect(await unreadFor()).toBe(false);
+    for (const body of [{ through: 'yesterday' }, { at: conversation.lastMessageAt }, '{']) {
+      const bad = await h.call('POST', `/api/conversations/${conversation.id}/read`, { token: member, body });
+      expect(bad.status).toBe(400);
+    }
   });
 
   test('one conversation: messages, tool activity, the card, the paused run and the input lock', async () => {

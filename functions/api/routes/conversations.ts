@@ -10,6 +10,7 @@ import {
   followUpResponse,
   listConversationsQuery,
   listConversationsResponse,
+  markReadRequest,
   markReadResponse,
   redraftRequest,
   searchQuery,
@@ -67,9 +68,11 @@ export function registerConversationRoutes(app: Hono<AppEnv>) {
   });
 
   app.post('/api/conversations/:id/read', async (c) => {
+    const { through } = await readJson(c, markReadRequest);
     const { readAt } = await markConversationRead(c.get('core'), {
       conversationId: c.req.param('id'),
       userId: currentUser(c).id,
+      ...(through ? { through } : {}),
     });
     return reply(c, markReadResponse, { ok: true, readAt });
   });

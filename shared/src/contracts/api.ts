@@ -138,6 +138,11 @@ export const conversationDetail = z.object({
 export const followUpResponse = z.object({ followup: followUp });
 export type ConversationDetail = z.infer<typeof conversationDetail>;
 
+/**
+ * What the person has seen: the newest message's time as their screen showed it. Without it the mark is "now",
+ * which would also cover a message that arrived after the screen last loaded and was never on it.
+ */
+export const markReadRequest = z.object({ through: z.iso.datetime({ offset: true }).optional() }).strict();
 export const markReadResponse = z.object({ ok: z.literal(true), readAt: z.string() });
 export const conversationStatusResponse = z.object({ status: z.enum(['open', 'done', 'archived']) });
 

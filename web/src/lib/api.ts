@@ -127,7 +127,9 @@ export function createApi(getToken: GetToken) {
     },
     search: (query: string) => request('GET', `/api/search?q=${enc(query)}`, searchResponse),
     conversation: (id: string) => request('GET', `/api/conversations/${enc(id)}`, conversationDetail),
-    markRead: (id: string) => request('POST', `/api/conversations/${enc(id)}/read`, markReadResponse),
+    /** `through`: the newest message's time the screen showed, so a message it never showed stays unread. */
+    markRead: (id: string, through: string) =>
+      request('POST', `/api/conversations/${enc(id)}/read`, markReadResponse, { through }),
     audit: (id: string) => request('GET', `/api/conversations/${enc(id)}/audit`, auditResponse),
     setStatus: (id: string, status: 'open' | 'done' | 'archived') =>
       request('POST', `/api/conversations/${enc(id)}/status`, conversationStatusResponse, { status }),

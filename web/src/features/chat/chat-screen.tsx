@@ -114,7 +114,7 @@ function useMarkRead(id: string | undefined, conversation: Detail['conversation'
   useEffect(() => {
     if (!id || !unread || !lastMessageAt || !visible || readHere(id, lastMessageAt)) return;
     void api
-      .markRead(id)
+      .markRead(id, lastMessageAt)
       .then(({ readAt }) => noteRead(id, readAt))
       .catch(() => undefined);
   }, [api, id, unread, lastMessageAt, visible]);
