@@ -37,14 +37,20 @@ export function responseStreamFor(res: ServerResponse): ResponseStream {
     if (meta.cookies?.length) headers['set-cookie'] = meta.cookies;
     res.writeHead(meta.statusCode ?? 200, headers);
   };
+  // A reader who left (a closed tab, a chat abandoned mid-answer) destroys the response: what the handler
+  // still writes goes nowhere, as on a function URL, instead of failing the write ("Cannot call write after a
+  // stream was destroyed" in the log for every answer someone walked away from).
+  const gone = () => res.destroyed || res.writableEnded;
   const stream = new Writable({
     write(chunk, _enc, done) {
+      if (gone()) return done();
       start();
-      res.write(chunk, done);
+      res.write(chunk, () => done());
     },
     final(done) {
+      if (gone()) return done();
       start();
-      res.end(done);
+      res.end(() => done());
     },
   }) as ResponseStream;
   stream.setMetadata = (m) => {
