@@ -40,6 +40,8 @@ const neighbours = {
 };
 /** `THRESHOLD=0.3,0.4,0.5` prints each threshold's figures from the same folds' models (the last in full). */
 const thresholds = (process.env.THRESHOLD ?? String(EMERGENCY_THRESHOLD)).split(',').map(Number);
+/** `SCORE_SOURCES=original,session5,…` also prints the figures on those sources' lines alone. */
+const scoreSources = process.env.SCORE_SOURCES?.split(',');
 const { training } = splitCorpus(loadCorpus());
 const groupOf = nearDuplicateGroups(training.map((e) => e.text));
 const foldOf = (e: Example) =>
@@ -82,6 +84,17 @@ for (const threshold of thresholds) {
   console.log(
     `  emergency kind right on ${kindsRight} of ${kindsAsked} emergencies found (${pct(kindsRight / kindsAsked)})`,
   );
+  // The same folds' answers on the lines of some `# @source`s only: lines added since are trained on but not
+  // scored, so a batch is judged by what it does to the lines that were there (their folds do not move).
+  if (scoreSources) {
+    const old = await evaluate(
+      training.filter((e) => scoreSources.includes(e.source)),
+      (t) => predicted.get(t) ?? 'other',
+    );
+    console.log(
+      `  on the ${old.n} lines of ${scoreSources.join(', ')}: accuracy ${pct(old.accuracy)}, emergency recall ${pct(old.emergencyRecall)}, precision ${pct(old.emergencyPrecision)}`,
+    );
+  }
   if (threshold !== thresholds.at(-1)) continue;
   console.log(formatConfusion(r.confusion));
   if (args.includes('--misses'))
