@@ -24,39 +24,48 @@ const KEYWORDS =
  * from the training split's cross-validation misses; eighth session, 92.2% / 99.1% / 92.8% after 321 more
  * lines and the nearest training examples' opinion blended into the choice among routine classes; ninth
  * session, 92.8% / 99.1% / 92.8% after naive Bayes over the same shipped examples joined that choice; tenth
- * session, 93.5% / 99.1% / 93.2% after 830 lines from a new writer and backstop phrases from the training
- * split's misses among them);
+ * session, 94.4% / 99.1% / 93.2% after 830 lines from a new writer, backstop phrases from the training
+ * split's misses among them, and 892 lines from four more writers);
  * `throughSeventh` is the whole held-apart split as it
  * was when its floor was measured (893 lines: `original` and `seventh-session`). Each floor is asserted on the
  * lines it was measured on: a new line falls held apart by its hash like any other, and lines written at the
  * classes' hardest confusions (`eighth-session`) would move a whole-split floor without anything having
- * regressed; `throughEighth` is the split as it was in the ninth session (994 lines), `throughTenth` the whole
- * split as it is now (1,269). `npm run bench triage` prints it too. In the tenth session the precision floors
- * of `throughSeventh` and `throughEighth` were LOWERED by about a point (two more routine messages paged among
- * 994, and one more emergency found), a trade the floor's rule makes (a missed emergency costs more than a page
- * too many), taken with accuracy rising on every fixed set; the issue's ≥ 90% precision still holds. The issue's targets are accuracy
+ * regressed; `throughEighth` is the split as it was in the ninth session (994 lines), `throughTenth` with the
+ * tenth session's first writer (1,269), `whole` the split as it is now (1,540). `npm run bench triage` prints
+ * it too. In the tenth session, after the first writer's lines, the precision floors of `throughSeventh` and
+ * `throughEighth` were lowered by about a point (two more routine messages paged among 994, one more
+ * emergency found); with the four writers after it every figure is at or above the ninth session's floors
+ * except `throughSeventh`'s precision, 0.924 against 0.927 (one more routine message paged among 893). The issue's targets are accuracy
  * ≥ 95%, emergency recall 100% and precision ≥ 90%; accuracy and recall are not reached. `npm run bench
  * triage` prints the figures beside the keyword baseline.
  */
+const LATER = ['seventh-session', 'eighth-session', 'tenth-session'];
+const WRITERS = ['tenth-session-2', 'tenth-session-3', 'tenth-session-4', 'tenth-session-5'];
 const FLOORS = {
-  original: { sources: ['original'], accuracy: 0.935, emergencyRecall: 0.99, emergencyPrecision: 0.931 },
+  original: { sources: ['original'], accuracy: 0.944, emergencyRecall: 0.99, emergencyPrecision: 0.931 },
   throughSeventh: {
     sources: ['original', 'seventh-session'],
-    accuracy: 0.932,
+    accuracy: 0.942,
     emergencyRecall: 0.991,
-    emergencyPrecision: 0.916,
+    emergencyPrecision: 0.924,
   },
   throughEighth: {
     sources: ['original', 'seventh-session', 'eighth-session'],
-    accuracy: 0.931,
+    accuracy: 0.94,
     emergencyRecall: 0.987,
-    emergencyPrecision: 0.911,
+    emergencyPrecision: 0.921,
   },
   throughTenth: {
-    sources: ['original', 'seventh-session', 'eighth-session', 'tenth-session'],
-    accuracy: 0.907,
+    sources: ['original', ...LATER],
+    accuracy: 0.921,
     emergencyRecall: 0.968,
-    emergencyPrecision: 0.903,
+    emergencyPrecision: 0.919,
+  },
+  whole: {
+    sources: ['original', ...LATER, ...WRITERS],
+    accuracy: 0.921,
+    emergencyRecall: 0.971,
+    emergencyPrecision: 0.924,
   },
 };
 
