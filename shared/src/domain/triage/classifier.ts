@@ -221,11 +221,17 @@ async function kindInOrder(
   return named ?? backstopKind ?? kindByCues(text) ?? (await kindModel(text));
 }
 
-/** Words too common to explain anything on a card. */
+/**
+ * Words that weigh in the model but explain nothing on a card ("still", "got", "did": "lead · still, bed,
+ * elm" reads as noise). Function words, pronouns and fillers; the model keeps them as features.
+ */
 const PLAIN = new Set(
-  'a an and are at be but by can could do for from has have hi hello hey i im in is it its me my no not of on or our so that the their there this to us was we were what when will with would you your qmark exclaim num'.split(
-    ' ',
-  ),
+  `a about above after again all also am an and any anyone are as at be been before being below but by can
+  could did do does done even ever every for from get gets got had has have he her here hers hi him his hello
+  hey how i if im in into is it its ive just last let lot me more most much my next no not now of off on one
+  only or our out over please really said say she so some someone something than that thats the their them
+  then still there these they thing this those to too under up us very was way we well were what when where
+  which who why will with would yet you your youre qmark exclaim num`.split(/\s+/),
 );
 
 /** Words features.ts makes from symbols and phrases, as a card should say them. */

@@ -209,6 +209,15 @@ describe('triage model', () => {
     expect(r.triageClass).toBe('lead');
     expect(r.cues.length).toBeGreaterThan(0);
     for (const cue of r.cues) expect(cue).toMatch(/^[a-z][a-z ]{2,}$/);
+    // Words that weigh but explain nothing ("still", "got", "did") are not shown: the next ones are.
+    for (const text of ['hi is the 2 bed on elm still available?', 'did the plumber confirm for 22 Oak?']) {
+      const cues = (await classifier.classify(text, KEYWORDS)).cues;
+      expect(cues.length, text).toBeGreaterThan(0);
+      expect(
+        cues.filter((c) => ['still', 'did', 'got', 'the', 'for'].includes(c)),
+        text,
+      ).toEqual([]);
+    }
   });
 });
 
