@@ -54,9 +54,12 @@ function coldMs(file: string): number {
   return percentile(runs, 50);
 }
 
+/** A percentage, or "n/a" for a set with nothing to count (no emergencies among a source's few lines). */
+const shown = (x: number) => (Number.isFinite(x) ? `${pct(x).toFixed(1)}%` : 'n/a');
+
 function printFigures(name: string, e: Evaluation) {
   console.log(
-    `  ${name.padEnd(30)} accuracy ${pct(e.accuracy).toFixed(1)}%  emergency recall ${pct(e.emergencyRecall).toFixed(1)}%  precision ${pct(e.emergencyPrecision).toFixed(1)}%`,
+    `  ${name.padEnd(30)} accuracy ${shown(e.accuracy)}  emergency recall ${shown(e.emergencyRecall)}  precision ${shown(e.emergencyPrecision)}`,
   );
 }
 

@@ -84,6 +84,30 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
     'security',
     /\b(turning|turned|twisting|jiggl\w*|rattl\w*|tried|trying) (my |our |the |her |his )?(door ?knob|knob|door handle)\b|\b(window|door|latch|screen)\b.{0,80}\b(i|we) (didn'?t|did not|never) (do|open|leave|touch) (that|it)\b|\bcut (through|open|off|the (lock|chain))\b.{0,80}\b(emptied|stole|stolen|took|missing|gone)\b/i,
   ],
+  // Tenth session, second round: from the grouped cross-validation's missed emergencies of the training split
+  // with eleven writers' lines (4,259); none fires on a training non-emergency.
+  [
+    'electrical',
+    /\bzapped (me|him|her|us|them|my)\b|\b(tingl\w*|stung|buzz(ed|es)?)\b.{0,40}\b(hand|hands|finger|fingers|touch\w*|in the water)\b/i,
+  ],
+  [
+    // Shots, threats and weapons; someone working at a door or window that is not theirs.
+    'security',
+    /\b(bullet holes?|gun ?shots?|shots fired|(heard|hear|hearing) (gun)?shots|someone (was |got )?shot)\b|\b(threatening|threatened) (people|me|us|tenants|residents|my|our|him|her|them)\b|\b(has|had|with|pulled) a (gun|knife|weapon)\b|\b(someone|somebody|a (man|guy|person|stranger))\b.{0,40}\b(trying|tried|rattl\w*|jiggl\w*|yank\w*|pulling) (at )?(the |my |our |her |his )?(\w+ )?(door|window|lock|handle|knob)s?\b/i,
+  ],
+  [
+    'medical',
+    /\b(lips|skin|face|fingers) (are |is )?(turning |gone |going |look |looks )?(blue|gray|grey)\b|\boxygen (machine|concentrator|tank)\b.{0,40}\b(stopped|died|off|out|not working|quit|ran out)\b/i,
+  ],
+  [
+    'fire',
+    /\b(dumpster|trash|garbage|car|shed|brush|grass|tree|bush|hedge|mulch)\b.{0,30}\b(going up|went up|is burning|burning up|caught)\b/i,
+  ],
+  [
+    // Water into a light or an outlet, a fixture running over onto the floor, rain driven across a room.
+    'water',
+    /\b(dripping|leaking|running|coming|pouring) (through|out of|from|into|around) (the |a |my |our )?(light fixture|ceiling light|light|fixture|outlet|socket|panel|breaker box|fan)\b|\b(running|ran|spilling|spilled) over\b.{0,80}\b(floor|hall|hallway|door|under|carpet|downstairs|below)\b|\b(rain|water)\b.{0,40}\b(running|blowing|pouring|coming|streaming)\b.{0,30}\b(across|into|onto) (the |my |our )?(floor|tile|carpet|bedroom|living room|kitchen|hall)\b/i,
+  ],
 ];
 
 /**
