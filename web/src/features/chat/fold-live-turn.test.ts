@@ -85,3 +85,17 @@ test('before its stream starts a turn has no opener yet: the stored view is left
   expect(view.live).toBe(sending);
   expect(foldLiveTurn(undefined, 0, sending, null).stored).toBeUndefined();
 });
+
+test('before the answer streams, a view that already holds the person’s message shows it once', () => {
+  const asked: ChatUIMessage[] = [
+    { id: 'local_2', role: 'user', parts: [{ type: 'text', text: 'How is Oak St?' }] },
+  ];
+  const view = foldLiveTurn(detail([earlier, question]), 3, asked, null);
+  expect(shown(view, 'How is Oak St?')).toBe(1);
+  expect(view.stored?.messages.map((m) => m.id)).toEqual(['m_0', 'm_1']);
+  // Not yet stored: the live copy is the only one, so it stays.
+  expect(shown(foldLiveTurn(detail([earlier]), 3, asked, null), 'How is Oak St?')).toBe(1);
+  // Once the answer streams, the stored copy waits and the live turn shows it (the opener rule).
+  const streaming = foldLiveTurn(detail([earlier, question]), 3, [...asked, live[1] as ChatUIMessage], null);
+  expect(shown(streaming, 'How is Oak St?')).toBe(1);
+});

@@ -34,10 +34,24 @@ export function foldLiveTurn(
   const opener = turnOpener(shownLive);
   const from = opener ? stored.messages.findIndex((m) => m.id === opener) : -1;
   const openedAt = stored.messages[from]?.createdAt;
-  if (openedAt === undefined) return { stored, live: shownLive, folded };
+  if (openedAt === undefined) return { stored, live: withoutEcho(shownLive, stored), folded };
   // Before the opener in the list or in time: from before the turn (whichever order the store lists them in).
   const before = stored.messages.filter((m, i) => i < from || m.createdAt < openedAt);
   return { stored: { ...stored, messages: before }, live: shownLive, folded };
+}
+
+/**
+ * Before the answer's stream starts (a card decided at once, a slow first token), a view loaded after the
+ * person's message was stored holds it too: the live copy of that last message is left out, so it shows once.
+ * Only the newest live message, only when it is the person's and the stored view's newest message of theirs
+ * says the same; once the stream starts, the opener rule above takes over (the stored copy is left out).
+ */
+function withoutEcho(live: ChatUIMessage[], stored: ConversationDetail): ChatUIMessage[] {
+  const last = live.at(-1);
+  if (last?.role !== 'user') return live;
+  const said = last.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+  const storedLast = stored.messages.findLast((m) => m.role === 'user');
+  return storedLast && storedLast.text === said ? live.slice(0, -1) : live;
 }
 
 /** The id of the stored message that opened the first live turn, once its stream has started. */
