@@ -147,6 +147,12 @@ function payload(overrides: Partial<PushNotificationPayload> = {}): PushNotifica
   };
 }
 
+/**
+ * How long a check waits for the worker: vitest's default second is too short when the whole suite loads both
+ * cores (a push was shown, later than that, in a whole-suite run).
+ */
+const POLL = { timeout: 10_000 };
+
 describe('service worker in Chromium', () => {
   test('a push shows the notification from the payload and sets the app badge', async () => {
     await closeAll();
@@ -162,7 +168,7 @@ describe('service worker in Chromium', () => {
     });
 
     await deliverPush(JSON.stringify(payload()));
-    await expect.poll(shownNotifications).toHaveLength(1);
+    await expect.poll(shownNotifications, POLL).toHaveLength(1);
     const [n] = await shownNotifications();
     expect(n).toMatchObject({
       title: 'Approval needed: reply to Maria',
@@ -179,7 +185,7 @@ describe('service worker in Chromium', () => {
     await closeAll();
     await deliverPush(JSON.stringify(payload({ title: 'first' })));
     await deliverPush(JSON.stringify(payload({ kind: 'alert', title: 'second', requireInteraction: false })));
-    await expect.poll(async () => (await shownNotifications()).map((n) => n.title)).toEqual(['second']);
+    await expect.poll(async () => (await shownNotifications()).map((n) => n.title), POLL).toEqual(['second']);
     expect((await shownNotifications())[0]?.requireInteraction).toBe(false);
   });
 
@@ -202,7 +208,7 @@ describe('service worker in Chromium', () => {
       },
     );
     await deliverPush(JSON.stringify(built));
-    await expect.poll(shownNotifications).toHaveLength(1);
+    await expect.poll(shownNotifications, POLL).toHaveLength(1);
     const [n] = await shownNotifications();
     expect(n?.body).toContain('Priya Nair (+14155550113): The on-call person was paged.');
     expect(n?.body).toContain('“The heating stopped overnight and it is freezing”');
@@ -212,13 +218,15 @@ describe('service worker in Chromium', () => {
   test('a malformed push still shows a generic notification (Chromium requires one per push)', async () => {
     await closeAll();
     await deliverPush('not json');
-    await expect.poll(async () => (await shownNotifications()).map((n) => n.title)).toEqual(['Switchboard']);
+    await expect
+      .poll(async () => (await shownNotifications()).map((n) => n.title), POLL)
+      .toEqual(['Switchboard']);
   });
 
   test('clicking the notification navigates the open window to the conversation', async () => {
     await closeAll();
     await deliverPush(JSON.stringify(payload({ conversationId: 'conv_bob', url: '/chat?id=conv_bob' })));
-    await expect.poll(shownNotifications).toHaveLength(1);
+    await expect.poll(shownNotifications, POLL).toHaveLength(1);
     expect(new URL(page.url()).pathname).toBe('/');
 
     await worker.evaluate(async () => {
@@ -231,7 +239,7 @@ describe('service worker in Chromium', () => {
     await page.waitForURL(`${origin}/chat?id=conv_bob`, { timeout: 10_000 });
     expect(await page.textContent('#where')).toBe('/chat?id=conv_bob');
     // The click closes the notification it came from.
-    await expect.poll(shownNotifications).toHaveLength(0);
+    await expect.poll(shownNotifications, POLL).toHaveLength(0);
   });
 
   test('a notification cannot send the click to another site', async () => {
@@ -239,14 +247,14 @@ describe('service worker in Chromium', () => {
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await deliverPush(JSON.stringify(payload({ url: '//evil.example/phish' })));
-    await expect.poll(shownNotifications).toHaveLength(1);
+    await expect.poll(shownNotifications, POLL).toHaveLength(1);
     await worker.evaluate(async () => {
       const sw = self as unknown as ServiceWorkerGlobalScope;
       const [notification] = await sw.registration.getNotifications();
       if (!notification) throw new Error('no notification to click');
       sw.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
     });
-    await expect.poll(shownNotifications).toHaveLength(0);
+    await expect.poll(shownNotifications, POLL).toHaveLength(0);
     expect(new URL(page.url()).origin).toBe(origin);
   });
 
