@@ -11,6 +11,7 @@ import { isTeamMail } from '../domain/email-auth';
 import { leadPropertyOf } from '../domain/lead-property';
 import { mediaIdFor, PHOTO_NOTE, withMediaNotes } from '../domain/media';
 import { PREVIEW_CHARS, peoplePreview } from '../domain/preview';
+import { isProspectRole } from '../domain/prospect-role';
 import { ConflictError, isAppError } from '../errors';
 import type { CallStore } from '../ports/call-store';
 import type { FollowUpStore } from '../ports/followup-store';
@@ -405,9 +406,12 @@ async function outsideText(t: SmsTurn) {
     ...(t.mediaRefs.length ? { media: t.mediaRefs } : {}),
     ...(existing?.lead ? { lead: existing.lead } : {}),
   };
-  // An unknown number asking to see a unit is a lead too: its card adds them as a prospect (issue 17).
-  const isLead = triage?.triageClass === 'lead' || (!t.contact && triage?.triageClass === 'showing');
-  // A newcomer's or a prospect's claims feed the qualification; a tenant asking for a friend is not the lead.
+  // A newcomer or a prospect ("rental lead" in the team's contacts) asking to see a unit is a lead too: an
+  // unknown number's card adds them as a prospect (issue 17). A tenant booking a visit is not.
+  const prospect = !t.contact || isProspectRole(t.contact.role ?? undefined);
+  const isLead = triage?.triageClass === 'lead' || (prospect && triage?.triageClass === 'showing');
+  // A newcomer's claims, or those of someone the assistant added as a prospect, feed the qualification (facts
+  // about the number); a tenant asking for a friend is not the lead.
   if (isLead && !urgent && (!t.contact || t.contact.role === 'prospect')) await recordTextLeadFacts(t);
   return driveRun(deps, {
     conversation: { id: convId, create: () => smsConversation(t, urgentMark), inbound: t.inbound },
