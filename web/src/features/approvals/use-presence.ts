@@ -6,6 +6,12 @@ import { useMe } from '../auth/auth-context';
 const HEARTBEAT_MS = 60_000;
 /** A viewer not heard from for this long has gone (a closed laptop sends no "left"). */
 const STALE_MS = 150_000;
+/**
+ * Another's "viewing" is answered with ours at most this often per person: always the first time, and again
+ * when they say it anew (a reloaded page or a new socket has forgotten us, though we still hold them), but
+ * never back and forth (their answer to our answer comes within this window).
+ */
+const ANSWER_EVERY_MS = 5_000;
 
 export interface Viewer {
   userId: string;
@@ -27,6 +33,7 @@ export function usePresence(conversationId: string, active: boolean): Viewer[] {
   const [now, setNow] = useState(() => Date.now());
   const activeRef = useRef(active);
   activeRef.current = active;
+  const answeredAt = useRef(new Map<string, number>());
 
   const say = (state: 'viewing' | 'left') => client?.send({ action: 'presence', conversationId, state });
 
@@ -53,17 +60,24 @@ export function usePresence(conversationId: string, active: boolean): Viewer[] {
 
   useLiveUpdates((u) => {
     if (u.type !== 'presence' || u.conversationId !== conversationId || u.userId === me.id) return;
+    const at = Date.now();
+    if (u.state === 'viewing' && activeRef.current) {
+      // Answer with our own "viewing" so they see us now, not at our next heartbeat. Decided here, not in the
+      // state updater below (React may run an updater later, or twice): a reconnected viewer we still held
+      // was never answered, and saw us only a minute later (the cards-team e2e test, flaky on that).
+      const last = answeredAt.current.get(u.userId);
+      if (last === undefined || at - last > ANSWER_EVERY_MS) {
+        answeredAt.current.set(u.userId, at);
+        say('viewing');
+      }
+    }
     setSeen((prev) => {
       const next = new Map(prev);
       if (u.state === 'left') next.delete(u.userId);
-      else {
-        // A newcomer: answer with our own "viewing" so they see us now, not at our next heartbeat.
-        if (!prev.has(u.userId) && activeRef.current) say('viewing');
-        next.set(u.userId, { name: u.name, at: Date.now() });
-      }
+      else next.set(u.userId, { name: u.name, at });
       return next;
     });
-    setNow(Date.now());
+    setNow(at);
   });
 
   return [...seen.entries()]
