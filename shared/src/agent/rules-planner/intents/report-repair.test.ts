@@ -20,7 +20,13 @@ describe('a team member passing on a repair', () => {
     const plan = chat("4B's dishwasher is leaking again. tenant texted me this morning");
     expect(plan).toMatchObject({
       kind: 'calls',
-      calls: [{ name: 'create_task', args: { name: "4B's dishwasher is leaking again" } }],
+      calls: [
+        {
+          name: 'create_task',
+          args: { name: "4B's dishwasher is leaking again" },
+          reason: 'A repair passed on (the dishwasher): a task for it on the board',
+        },
+      ],
     });
     const done = chat("4B's dishwasher is leaking again. tenant texted me this morning", [
       { name: 'create_task', args: {}, status: 'executed', result: { id: 't1' } },

@@ -34,6 +34,16 @@ export const reportRepair: ChatIntent = {
   },
   plan(input: PlannerInput, slots: Slots): Plan {
     const plan = createTask.plan(input, { name: slots.name });
+    // The card says why there is a task nobody asked for in so many words.
+    if (plan.kind === 'calls')
+      return {
+        ...plan,
+        calls: plan.calls.map((c) =>
+          c.name === 'create_task'
+            ? { ...c, reason: `A repair passed on (${String(slots.subject)}): a task for it on the board` }
+            : c,
+        ),
+      };
     // The reply says it was read as a repair, so a report meant as a remark is easy to undo.
     if (plan.kind !== 'respond' || !plan.text.startsWith('Task created')) return plan;
     return { ...plan, text: `${plan.text} I read it as a repair to ${String(slots.subject)}.` };
