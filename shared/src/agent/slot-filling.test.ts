@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rulesPlan } from './rules-planner';
+import { chatInput } from './rules-planner/chat-input.test-fixture';
 import { askFor, mergeAnswer, splitRecipient } from './slot-filling';
-import type { Plan, PlannerInput } from './types';
+import type { Plan } from './types';
 
 const NOW = new Date('2026-11-23T15:00:00Z');
 const ctx = { now: NOW, timezone: 'America/New_York' };
@@ -10,24 +11,7 @@ function chat(
   text: string,
   pending?: { intent: string; slots: Record<string, unknown>; missing: string[] },
 ): Plan {
-  const input: PlannerInput = {
-    trigger: { kind: 'chat', channel: 'web', text, user: { id: 'u', email: 'sam@oak.example' } },
-    observations: [],
-    ...(pending
-      ? {
-          pendingIntent: {
-            conversationId: 'c1',
-            ...pending,
-            createdAt: NOW.toISOString(),
-            expiresAt: new Date(NOW.getTime() + 600_000).toISOString(),
-          },
-        }
-      : {}),
-    now: NOW,
-    timezone: ctx.timezone,
-    hasTool: () => true,
-  };
-  return rulesPlan(input);
+  return rulesPlan(chatInput(text, { ...ctx, ...(pending ? { pending } : {}) }));
 }
 
 describe('slot filling for write intents', () => {

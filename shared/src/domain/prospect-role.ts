@@ -3,6 +3,6 @@
  * "prospect", and a team's own contacts call them "rental lead", "lead" or "applicant". Their texts asking to
  * see a unit are lead activity (qualified, the lead's state kept), as a newcomer's are; a tenant's are not.
  */
-export function isProspectRole(role: string | undefined): boolean {
-  return role !== undefined && /\b(prospect(ive)?|lead|applicant)\b/i.test(role);
+export function isProspectRole(role: string | null | undefined): boolean {
+  return !!role && /\b(prospect(ive)?|lead|applicant)\b/i.test(role);
 }

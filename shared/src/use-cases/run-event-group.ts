@@ -408,7 +408,7 @@ async function outsideText(t: SmsTurn) {
   };
   // A newcomer or a prospect ("rental lead" in the team's contacts) asking to see a unit is a lead too: an
   // unknown number's card adds them as a prospect (issue 17). A tenant booking a visit is not.
-  const prospect = !t.contact || isProspectRole(t.contact.role ?? undefined);
+  const prospect = !t.contact || isProspectRole(t.contact.role);
   const isLead = triage?.triageClass === 'lead' || (prospect && triage?.triageClass === 'showing');
   // A newcomer's claims, or those of someone the assistant added as a prospect, feed the qualification (facts
   // about the number); a tenant asking for a friend is not the lead.

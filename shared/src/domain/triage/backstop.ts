@@ -12,6 +12,8 @@ import type { EmergencyKind } from './labels';
  */
 /** Heating that is out, in a tenant's words, and who cannot wait for it: the young, old or sick. */
 const NO_HEAT = String.raw`\b(heat(ing)?|heaters?|furnace|boiler)\b.{0,30}\b(out|off|dead|broken|not working|isn'?t working|isnt working|hasn'?t worked|hasnt worked|stopped|won'?t (come|turn) on)\b`;
+/** What carbon monoxide or gas does to a body, in a tenant's words. */
+const SYMPTOMS = String.raw`(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|puk\w*|drowsy|sleepy|lethargic)`;
 const VULNERABLE = String.raw`(bab(y|ies)|newborn|infant|toddler|kids|children|elderly|grandm\w+|grandpa|sick|(sleep\w*|sitting) in (our |my |their )?(coats|jackets))\b`;
 
 export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
@@ -61,7 +63,10 @@ export const BACKSTOP: ReadonlyArray<readonly [EmergencyKind, RegExp]> = [
   [
     // Symptoms beside a fuel-burning appliance (carbon monoxide), and gas told as a stink or a valve.
     'gas',
-    /\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|puk\w*|drowsy|sleepy|lethargic)\b.{0,100}\b(furnace|heater|boiler|fireplace|generator|stove)\b|\b(furnace|heater|boiler|fireplace|generator)\b.{0,100}\b(dizz\w*|headaches?|nause\w*|light-?headed|vomit\w*|throwing up|puk\w*|drowsy|sleepy|lethargic)\b|\b(stinks?|reeks?|stank) (of|like) (gas|propane)\b|\bpropane\b.{0,60}\b(leak\w*|hiss\w*|whoosh\w*|won'?t (close|shut( off)?))\b|\b(co|carbon monoxide) (detectors?|alarms?|monitors?|meters?)\b.{0,40}\b(reading high|high (numbers|readings?|levels?)|reads? \d{2,3})\b/i,
+    new RegExp(
+      String.raw`\b${SYMPTOMS}\b.{0,100}\b(furnace|heater|boiler|fireplace|generator|stove)\b|\b(furnace|heater|boiler|fireplace|generator)\b.{0,100}\b${SYMPTOMS}\b|\b(stinks?|reeks?|stank) (of|like) (gas|propane)\b|\bpropane\b.{0,60}\b(leak\w*|hiss\w*|whoosh\w*|won'?t (close|shut( off)?))\b|\b(co|carbon monoxide) (detectors?|alarms?|monitors?|meters?)\b.{0,40}\b(reading high|high (numbers|readings?|levels?)|reads? \d{2,3})\b`,
+      'i',
+    ),
   ],
   [
     'electrical',

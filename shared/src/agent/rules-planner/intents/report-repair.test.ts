@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { Observation, Plan, PlannerInput } from '../../types';
+import type { Observation, Plan } from '../../types';
 import { rulesPlan } from '..';
+import { chatInput } from '../chat-input.test-fixture';
 
 const NOW = new Date('2026-11-24T15:00:00Z');
 
 function chat(text: string, observations: Observation[] = [], hasTool = true): Plan {
-  const input: PlannerInput = {
-    trigger: { kind: 'chat', channel: 'sms', text, user: { id: 'u', email: 'jo@oak.example' } },
-    observations,
-    now: NOW,
-    timezone: 'America/New_York',
-    hasTool: () => hasTool,
-  };
-  return rulesPlan(input);
+  return rulesPlan(
+    chatInput(text, {
+      now: NOW,
+      timezone: 'America/New_York',
+      channel: 'sms',
+      email: 'jo@oak.example',
+      observations,
+      hasTool,
+    }),
+  );
 }
 
 describe('a team member passing on a repair', () => {
