@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../shared/src/config';
 import { backstopOf } from '../../shared/src/domain/triage/backstop';
-import { isTriageLabel } from '../../shared/src/domain/triage/labels';
 import { isHeldApart, normalizeExample, similarity } from '../../shared/src/domain/triage/split';
 import { judgeUrgency } from '../../shared/src/domain/urgency';
 import { labelOfFile, loadCorpus } from './corpus';
@@ -26,6 +25,12 @@ if (!dir) {
   console.error('usage: npm run triage:check -- <dir of candidate <label>.txt files>');
   process.exit(2);
 }
+if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  console.error(
+    `${dir}: no such folder (it should hold candidate <label>.txt files, as triage-corpus/ does)`,
+  );
+  process.exit(2);
+}
 const keywords = parseConfig({
   TABLE_NAME: 'check',
   EVENTS_QUEUE_URL: 'http://127.0.0.1/check',
@@ -42,8 +47,16 @@ const candidates: Candidate[] = [];
 for (const file of readdirSync(dir)
   .filter((f) => f.endsWith('.txt'))
   .sort()) {
-  const label = labelOfFile(file);
-  if (!isTriageLabel(label)) throw new Error(`${file}: no such label`);
+  let label: string;
+  try {
+    label = labelOfFile(file);
+  } catch (e) {
+    // A file named for no label ("urgent.txt"): say which, and which names there are, without a stack.
+    console.error(
+      `${(e as Error).message.replace('triage-corpus/', `${dir}/`)}; name files as triage-corpus/ does`,
+    );
+    process.exit(2);
+  }
   readFileSync(join(dir, file), 'utf8')
     .split('\n')
     .forEach((raw, i) => {
