@@ -1,8 +1,10 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import { BUNDLE } from '../../infra/lib/bundle-settings';
+import { MODEL_PATH } from '../../shared/src/domain/triage/model-file';
 
 /**
  * Runs in each artifact folder right after esbuild (infra/lib/ts-function.ts, commandHooks.afterBundling).
@@ -19,6 +21,7 @@ import { BUNDLE } from '../../infra/lib/bundle-settings';
  *
  * - `sandbox-worker.mjs` + `emscripten-module.wasm`: run_code starts a worker thread from a separate file
  *   (shared/src/tools/sandbox.ts looks for it beside the bundle) and QuickJS loads its wasm beside that;
+ * - `triage-model.json.br`: the triage model, brotli-compressed (`compressedTriageModel`);
  * - `node_modules/unpdf`: pdf.js (1.6 MB) is left out of the bundle (`external`) and imported only when a PDF
  *   is read (shared/src/adapters/pdf-text-local.ts), only in the pdf-text function's artifact (`PDF_READERS`).
  */
@@ -65,6 +68,31 @@ export const leanMimetext: Plugin = {
   },
 };
 
+/** The triage model's file beside the bundle: the generated JSON, brotli-compressed at build time. */
+export const TRIAGE_MODEL_FILE = 'triage-model.json.br';
+
+/**
+ * The triage model (shared/src/domain/triage/triage-model.generated.json, imported on first classify) is
+ * 1.4 MB of JSON, and as an esbuild chunk it was a 1.4 MB object literal in both the worker and the streaming
+ * API: most of the room left under the 5 MiB artifact budget. Its weights and index are already packed
+ * base64, so the chunk instead reads a brotli copy beside itself (0.55 MB) and parses it with JSON.parse:
+ * same default export, same lazy first use. Sources, tests and the local stack import the JSON as before.
+ */
+export const compressedTriageModel: Plugin = {
+  name: 'compressed-triage-model',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]triage-model\.generated\.json$/ }, () => ({
+      contents: [
+        "import { readFileSync } from 'node:fs';",
+        "import { brotliDecompressSync } from 'node:zlib';",
+        `const packed = readFileSync(new URL('./${TRIAGE_MODEL_FILE}', import.meta.url));`,
+        "export default JSON.parse(brotliDecompressSync(packed).toString('utf8'));",
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 export async function splitBundle(outDir: string, entry: string): Promise<void> {
   const metafile = existsSync(join(outDir, 'index.meta.json'));
   const out = await build({
@@ -80,7 +108,7 @@ export async function splitBundle(outDir: string, entry: string): Promise<void> 
     banner: { js: BUNDLE.banner },
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
-    plugins: [withoutZodLocales, leanMimetext],
+    plugins: [withoutZodLocales, leanMimetext, compressedTriageModel],
     metafile,
     logLevel: 'warning',
   });
@@ -104,7 +132,17 @@ export async function afterBundle(outDir: string, entry?: string): Promise<strin
   if (main.includes('sandbox-worker.mjs')) added.push(...(await addSandboxWorker(outDir)));
   const readsPdfs = !entry || PDF_READERS.some((r) => r.test(entry));
   if (readsPdfs && /import\(\s*["']unpdf["']\s*\)/.test(main)) added.push(...addUnpdf(outDir));
+  if (main.includes(TRIAGE_MODEL_FILE)) added.push(addTriageModel(outDir));
   return added;
+}
+
+function addTriageModel(outDir: string): string {
+  const json = readFileSync(MODEL_PATH);
+  const packed = brotliCompressSync(json, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+  });
+  writeFileSync(join(outDir, TRIAGE_MODEL_FILE), packed);
+  return TRIAGE_MODEL_FILE;
 }
 
 async function addSandboxWorker(outDir: string): Promise<string[]> {

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contributors, initLoadedBytes } from '../../scripts/bench/bundles.bench';
+import { TRIAGE_MODEL_FILE } from '../../scripts/build/after-bundle';
 import {
   type BuiltBundles,
   type BuiltFunction,
@@ -269,6 +270,9 @@ describe('each CDK-built artifact runs from a clean folder', () => {
     stages.push(stage);
     const chunk = readdirSync(stage.task).find((f) => /^triage-model\.generated-[\w-]+\.mjs$/.test(f));
     expect(chunk, 'the triage model chunk').toBeDefined();
+    // The chunk reads the brotli copy beside it (after-bundle.ts `compressedTriageModel`), not a JSON literal.
+    expect(statSync(join(stage.task, chunk as string)).size).toBeLessThan(4 * 1024);
+    expect(statSync(join(stage.task, TRIAGE_MODEL_FILE)).size).toBeLessThan(statSync(MODEL_PATH).size / 2);
     const shipped = (await import(pathToFileURL(join(stage.task, chunk as string)).href)).default;
     expect(shipped).toEqual(JSON.parse(readFileSync(MODEL_PATH, 'utf8')));
     const classifier = createTriageClassifier(shipped);
