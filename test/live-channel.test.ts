@@ -88,6 +88,25 @@ test('presence is passed on with the name from the session, and bad frames are i
   b.ws.close();
 }, 30_000);
 
+test('an answer to a newcomer’s "viewing" reaches the newcomer, though its socket opened a moment ago', async () => {
+  // The publisher reuses its list of open sockets for a second (api-gateway-live.ts); presence is sent to the
+  // sockets open now, or the answer to a socket that opened inside that second went to everyone else.
+  const a = await open(`?token=${await token()}`);
+  a.ws.send(JSON.stringify({ action: 'presence', conversationId: 'c_2', state: 'viewing' }));
+  await new Promise((r) => setTimeout(r, 100));
+  const b = await open(`?token=${await token('jo@oakproperties.example')}`);
+  b.ws.send(JSON.stringify({ action: 'presence', conversationId: 'c_2', state: 'viewing' }));
+  await until(() => a.received.find((u) => u.type === 'presence' && u.name === 'Jo Patel'));
+  a.ws.send(JSON.stringify({ action: 'presence', conversationId: 'c_2', state: 'viewing' }));
+  const answer = await until(
+    () => b.received.find((u) => u.type === 'presence' && u.name === 'Sam Chen'),
+    5_000,
+  );
+  expect(answer).toMatchObject({ conversationId: 'c_2', state: 'viewing' });
+  a.ws.close();
+  b.ws.close();
+}, 30_000);
+
 test('the management endpoint refuses unsigned posts and answers 410 for a closed connection', async () => {
   const unsigned = await fetch(`${stack.url}/@connections/abc`, { method: 'POST', body: '{}' });
   expect(unsigned.status).toBe(403);

@@ -30,12 +30,7 @@ async function open(path: string, who: string, viewport: typeof PHONE) {
 
 const card = (page: Page, actionId: string) => page.locator(`article[data-action-id="${actionId}"]`);
 
-// Retried: in some runs the second tab never hears the first one's answer to its "viewing" and would show it
-// only at the next heartbeat, a minute later (an open presence race, cause not found: docs/ARCHITECTURE.md,
-// "Sam Chen is viewing"). Everything else this test checks fails the same way on every try.
-test('viewing each other, "I’m on it", and the edit of the one who lost the race kept to copy', {
-  retry: 2,
-}, async () => {
+test('viewing each other, "I’m on it", and the edit of the one who lost the race kept to copy', async () => {
   const { conversation, action } = await seedInboundSms(e.core, {
     contact: { name: 'Priya Nair', phone: '+14155550113' },
     text: 'The hallway light on the 2nd floor is out again.',

@@ -49,9 +49,10 @@ export function apiGatewayLiveUpdates(opts: ApiGatewayLiveOptions): LiveUpdates 
     );
     return client;
   };
-  const connections = () => {
+  /** The open sockets; `fresh` reads them anew (and renews the cache) whatever the cache's age. */
+  const connections = (fresh = false) => {
     const now = clock().getTime();
-    if (!cached || now - cached.at > cacheMs) {
+    if (fresh || !cached || now - cached.at > cacheMs) {
       const list = opts.connections.list();
       cached = { at: now, list };
       list.catch(() => {
@@ -88,7 +89,13 @@ export function apiGatewayLiveUpdates(opts: ApiGatewayLiveOptions): LiveUpdates 
   return {
     async publish(update: LiveUpdate) {
       try {
-        const list = await connections();
+        // Presence is always sent to the sockets open now. It is the one update that follows a socket's
+        // opening within the cache's window: a newcomer says "viewing" as its socket opens, and the viewer
+        // already there answers at once; with the list cached from just before the newcomer connected, the
+        // answer went to everyone but the newcomer, who saw the other viewer only at the next heartbeat (the
+        // cards-team e2e test's race). Presence comes from the live-socket function, never an agent turn,
+        // so the extra Query does not touch the turn's request budget.
+        const list = await connections(update.type === 'presence');
         if (!list.length) return;
         const data = new TextEncoder().encode(JSON.stringify(update));
         await Promise.all(list.map((c) => postTo(c, data)));
