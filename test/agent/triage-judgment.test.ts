@@ -185,7 +185,7 @@ describe('a lead that texts is qualified by the policy, as one that emails (issu
     const from = '+14155550183';
     const card = await welcomeOf(from, 'Is the 2 bedroom on Maple still available? my name is Luis Gomez');
     const text = String(card.args.text);
-    expect(text).toMatch(/^Hi Luis, thanks for reaching out about our rentals\./);
+    expect(text).toMatch(/^Hi Luis, thanks for reaching out about the 2 bedroom on Maple\./);
     expect(text).toMatch(
       /could you tell us your approximate credit score, whether you have any pets \(and what kind\), and your preferred move-in date\?$/,
     );

@@ -112,6 +112,21 @@ describe('what a card and a reply say', () => {
     expect(nameFromText('is the studio still available?')).toBeUndefined();
     expect(nameFromText('This is Carlos, is the loft open?')).toBe('Carlos');
   });
+
+  it('takes a name signed at the end, and not a closing word, a day or an address', () => {
+    expect(nameFromText('is the 2 bedroom on Elm still available? credit is about 730, no pets. Ana')).toBe(
+      'Ana',
+    );
+    expect(nameFromText('hi is the studio still open, we have a cat. thanks, Ana Ruiz')).toBe('Ana Ruiz');
+    expect(nameFromText('Is the loft still for rent - Marcus')).toBe('Marcus');
+    expect(nameFromText('Is the loft still for rent? Thanks Marcus')).toBe('Marcus');
+    expect(nameFromText('is the 1 bed still available? Thanks!')).toBeUndefined();
+    expect(nameFromText('can I see the studio this week? Saturday')).toBeUndefined();
+    expect(nameFromText('is the unit available. 14 Oak St')).toBeUndefined();
+    expect(nameFromText('is the unit at the corner available. Oak St')).toBeUndefined();
+    expect(nameFromText('Ana')).toBeUndefined();
+    expect(nameFromText('is the studio available? Call me')).toBeUndefined();
+  });
 });
 
 describe('drafts that answer from the team notes', () => {

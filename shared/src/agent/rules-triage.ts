@@ -137,27 +137,52 @@ export function welcomeReply(
   name: string | undefined,
   t: TriageNote | undefined,
   slots: readonly { label: string }[] = [],
+  /** What they asked about, when the text names it (lead-sms.ts `leadAbout`). */
+  asked?: string,
 ): string {
-  const about = t?.triageClass === 'showing' ? 'a viewing' : 'our rentals';
+  const about = asked ?? (t?.triageClass === 'showing' ? 'a viewing' : 'our rentals');
   const next = slots.length
     ? `We can show you the place on ${slotsSentence(slots)} — reply with the one that suits you.`
     : 'A member of our leasing team will text you shortly with availability and how to arrange a viewing.';
   return `${greeting(name)} thanks for reaching out about ${about}. ${next} ${name ? 'What' : 'May we have your name, and what'} is your preferred move-in date?`;
 }
 
-/** A name the sender gave ("my name is Jenna", "this is Ana Ruiz"), or undefined. */
+/**
+ * A name the sender gave ("my name is Jenna", "this is Ana Ruiz"), or signed at the end ("… no pets. Ana",
+ * "thanks, Ana Ruiz", "- Ana"), or undefined. Whatever it finds is shown on the card that creates the
+ * contact, so a person sees it before it is used.
+ */
 export function nameFromText(text: string): string | undefined {
   const m = text.match(
     /\b(?:[Mm]y name is|[Mm]y name's|[Tt]his is|[Ii]'m|[Ii] am)\s+([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\b/,
   );
   const name = m?.[1];
-  if (!name) return undefined;
+  if (!name) return signedName(text);
   // "I'm Interested", "this is Regarding": capitalised words that are not names.
   return /^(Interested|Looking|Writing|Regarding|Texting|Calling|Inquiring|Asking|Moving|Not|So|Very)\b/.test(
     name,
   )
     ? undefined
     : name;
+}
+
+/** Capitalised words that end a text without being a name: closings, replies, days, months, pleas. */
+const NOT_SIGNATURES =
+  /^(Thanks|Thank|Thx|Ty|Cheers|Regards|Best|Sincerely|Respectfully|Love|Blessings|Sent|Hi|Hello|Hey|Yes|No|Nope|Yeah|Ok|Okay|Please|Pls|Asap|Urgent|Help|Sorry|Sure|Great|Perfect|Cool|Awesome|Anytime|Bye|Today|Tomorrow|Tonight|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Interested|Available|Apartment|Unit|Studio|Rent|Lease)$/;
+/** A second word that makes the two an address ("Oak St"), not a name. */
+const STREET_WORDS = /^(St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Drive|Ct|Court|Way|Pl|Place|Apt)$/;
+
+/** One or two capitalised words after the text's last sentence (or a closing word, or a dash). */
+function signedName(text: string): string | undefined {
+  const t = text.trim();
+  const m = t.match(
+    /(?:[.!?,\n]|\s[-–—~])\s*(?:(?:[Tt]hanks|[Tt]hank you|[Tt]hx|[Cc]heers|[Rr]egards|[Bb]est)[,!.]?\s+)?([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)[.!]?$/,
+  );
+  const name = m?.[1];
+  if (!name || m.index === undefined || m.index < 10) return undefined;
+  const [first, second] = name.split(/\s+/);
+  if (!first || NOT_SIGNATURES.test(first) || (second && STREET_WORDS.test(second))) return undefined;
+  return name;
 }
 
 /** Classes where an unknown number is most likely a prospective tenant. */

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { leadPropertyOf } from './lead-property';
+import { describedUnitOf, leadPropertyOf } from './lead-property';
 
 test('the address a lead writes about, and not the numbers around it', () => {
   expect(leadPropertyOf('Hi! Is the 2 bedroom at 48 Elm Ave still available?')).toBe('48 Elm Ave');
@@ -9,4 +9,13 @@ test('the address a lead writes about, and not the numbers around it', () => {
   expect(leadPropertyOf('Can I come Thursday at 5? I have 2 Dogs')).toBeUndefined();
   expect(leadPropertyOf('Looking for 2 Bedrooms near the park')).toBeUndefined();
   expect(leadPropertyOf('Is parking included?')).toBeUndefined();
+});
+
+test('a unit described without a number, in the lead’s own words, and not a day', () => {
+  expect(describedUnitOf('is the 2 bedroom on Elm still available?')).toBe('the 2 bedroom on Elm');
+  expect(describedUnitOf('Is the Studio at Harbor View open')).toBe('the studio at Harbor View');
+  expect(describedUnitOf('the two-bed apartment on Pine, is it taken')).toBe('the two-bed on Pine');
+  expect(describedUnitOf('can I see the studio on Monday')).toBeUndefined();
+  expect(describedUnitOf('is the 2 bedroom still available')).toBeUndefined();
+  expect(describedUnitOf('the house on the corner')).toBeUndefined();
 });

@@ -15,3 +15,26 @@ export function leadPropertyOf(text: string): string | undefined {
   const found = ADDRESS.exec(text)?.[1];
   return found && !NOT_A_STREET.test(found) ? found : undefined;
 }
+
+/**
+ * The unit as the lead described it when they gave no number ("the 2 bedroom on Elm", "the studio at
+ * Harbor View"), so a reply can name what they asked about in their own words rather than "our rentals".
+ * Only for the reply's wording: a description names no one address, so it never assigns the conversation.
+ */
+const DESCRIBED_UNIT =
+  /\bthe\s+((?:\d|one|two|three|four)[- ]?(?:bed(?:room)?s?|br|bd)|studio|loft|duplex|townhouse|townhome|house)(?:\s+(?:apartment|apt|unit|place|one))?\s+(on|at)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)/i;
+
+export function describedUnitOf(text: string): string | undefined {
+  const m = DESCRIBED_UNIT.exec(text);
+  const [, unit, on, words] = m ?? [];
+  // The pattern is case-blind for "the Studio"; a street is only its capitalised words ("Elm", not "Elm still").
+  const street = (words ?? '')
+    .split(/\s+/)
+    .filter((w, i, all) => all.slice(0, i + 1).every((x) => /^[A-Z]/.test(x)))
+    .join(' ');
+  if (!unit || !on || !street) return undefined;
+  // "the studio on Monday": a day is when, not where.
+  if (/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow)\b/.test(street))
+    return undefined;
+  return `the ${unit.toLowerCase()} ${on.toLowerCase()} ${street}`;
+}

@@ -1,7 +1,8 @@
 import { leadClaims } from '../../domain/lead-extract';
-import { leadPropertyOf } from '../../domain/lead-property';
+import { describedUnitOf, leadPropertyOf } from '../../domain/lead-property';
 import { openQuestions, unansweredNote } from '../../domain/open-questions';
 import { slotsSentence } from '../../domain/showing-slots';
+import type { TriageClass } from '../../domain/triage/labels';
 import { declineReasons, leadAsks, leadPolicyCalls, leadVerdict, type Verdict } from '../lead-triage';
 import { greeting } from '../rules-triage';
 import type { PlannedCall, PlannerInput, PolicyBasis, Trigger } from '../types';
@@ -18,6 +19,17 @@ type SmsTrigger = Extract<Trigger, { kind: 'inbound_sms' }>;
  * it is the plain welcome.
  */
 export const leadSmsReads = (input: PlannerInput): PlannedCall[] => leadPolicyCalls(input, 'the text');
+
+/**
+ * What a newcomer's reply says they asked about: the unit's address (the same reading as the conversation's
+ * assignment, lead-property.ts, then the lead form's), else the unit in their own words ("the 2 bedroom on
+ * Elm"), else a viewing or our rentals.
+ */
+export function leadAbout(said: string, triageClass: TriageClass | undefined, property?: string): string {
+  const unit = leadPropertyOf(said) ?? property;
+  if (unit) return `the apartment at ${unit}`;
+  return describedUnitOf(said) ?? (triageClass === 'showing' ? 'a viewing' : 'our rentals');
+}
 
 export interface LeadSmsReply {
   text: string;
@@ -38,13 +50,7 @@ export function leadSmsReply(
   const v = leadVerdict(input.observations);
   const said = t.texts.join('\n');
   const claims = leadClaims(said, { timezone: input.timezone });
-  // The same reading of the unit as the conversation's assignment (lead-property.ts), then the lead form's.
-  const unit = leadPropertyOf(said) ?? claims.property;
-  const about = unit
-    ? `the apartment at ${unit}`
-    : t.triage?.triageClass === 'showing'
-      ? 'a viewing'
-      : 'our rentals';
+  const about = leadAbout(said, t.triage?.triageClass, claims.property);
   const text = leadText(v, {
     hi: `${greeting(name)} thanks for reaching out about ${about}.`,
     slots: slotsOf(input.observations),

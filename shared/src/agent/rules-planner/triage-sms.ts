@@ -11,7 +11,7 @@ import {
 } from '../rules-triage';
 import type { Plan, PlannerInput, Trigger } from '../types';
 import { find, firstContact, memoryText, outcome, slotsOf } from './helpers';
-import { leadSmsReads, leadSmsReply } from './lead-sms';
+import { leadAbout, leadSmsReads, leadSmsReply } from './lead-sms';
 import { followSkill, loadedSkill, skillRead, skillSaysNoReply } from './skill';
 
 /** A text that only closes a thread ("thanks!", "ok, see you then") needs no reply and no card. */
@@ -147,7 +147,7 @@ function unknownSender(
               role: 'prospect',
               text:
                 lead?.text ??
-                `${welcomeReply(name, t.triage, slotsOf(input.observations))}${unansweredNote(openQuestions(t.texts))}`,
+                `${welcomeReply(name, t.triage, slotsOf(input.observations), leadAbout(t.texts.join('\n'), t.triage?.triageClass))}${unansweredNote(openQuestions(t.texts))}`,
             },
             reason: `New ${why} from an unknown number: add them as a prospect and reply${lead ? ` · policy: ${lead.summary}` : ''}`,
             ...(lead?.policy ? { policy: lead.policy } : {}),
