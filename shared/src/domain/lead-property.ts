@@ -28,10 +28,9 @@ export function describedUnitOf(text: string): string | undefined {
   const m = DESCRIBED_UNIT.exec(text);
   const [, unit, on, words] = m ?? [];
   // The pattern is case-blind for "the Studio"; a street is only its capitalised words ("Elm", not "Elm still").
-  const street = (words ?? '')
-    .split(/\s+/)
-    .filter((w, i, all) => all.slice(0, i + 1).every((x) => /^[A-Z]/.test(x)))
-    .join(' ');
+  const all = (words ?? '').split(/\s+/);
+  const lower = all.findIndex((x) => !/^[A-Z]/.test(x));
+  const street = (lower < 0 ? all : all.slice(0, lower)).join(' ');
   if (!unit || !on || !street) return undefined;
   // "the studio on Monday": a day is when, not where.
   if (/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow)\b/.test(street))
