@@ -35,6 +35,45 @@ function jaccard(wa: Set<string>, wb: Set<string>): number {
   return union === 0 ? 1 : shared / union;
 }
 
+/**
+ * Every pair (i of `a`, j of `b`) whose word sets are at least `threshold` alike, without comparing every
+ * pair (the corpus's 4,000 × 10,000 took 20 s of the test run): two sets that alike share a word among each
+ * one's rarest |s| − ⌈threshold·|s|⌉ + 1 words, words ordered the same way for all (prefix filtering), so
+ * only pairs sharing such a word are compared — and each exactly, so the answer is the all-pairs answer.
+ * Texts without a word are alike only to each other.
+ */
+function alikePairs(
+  a: readonly Set<string>[],
+  b: readonly Set<string>[],
+  threshold: number,
+  onPair: (i: number, j: number, similarity: number) => void,
+): void {
+  const df = new Map<string, number>();
+  for (const set of [...a, ...b]) for (const w of set) df.set(w, (df.get(w) ?? 0) + 1);
+  const rank = (w: string) => df.get(w) ?? 0;
+  const prefix = (set: Set<string>) =>
+    [...set]
+      .sort((x, y) => rank(x) - rank(y) || (x < y ? -1 : x > y ? 1 : 0))
+      .slice(0, set.size - Math.ceil(threshold * set.size) + 1);
+  const index = new Map<string, number[]>();
+  const emptyB: number[] = [];
+  b.forEach((set, j) => {
+    if (!set.size) emptyB.push(j);
+    for (const w of prefix(set)) {
+      const list = index.get(w);
+      if (list) list.push(j);
+      else index.set(w, [j]);
+    }
+  });
+  a.forEach((set, i) => {
+    const candidates = set.size ? new Set(prefix(set).flatMap((w) => index.get(w) ?? [])) : emptyB;
+    for (const j of candidates) {
+      const x = jaccard(set, b[j] as Set<string>);
+      if (x >= threshold) onPair(i, j, x);
+    }
+  });
+}
+
 /** Pairs (held-apart, training) close enough that the held-apart one would be a memory test, not a test. */
 export function nearDuplicates(
   heldApart: readonly string[],
@@ -42,14 +81,9 @@ export function nearDuplicates(
   threshold = 0.7,
 ): Array<{ heldApart: string; training: string; similarity: number }> {
   const out: Array<{ heldApart: string; training: string; similarity: number }> = [];
-  const trainingWords = training.map((t) => [t, words(t)] as const);
-  for (const h of heldApart) {
-    const wh = words(h);
-    for (const [t, wt] of trainingWords) {
-      const s = jaccard(wh, wt);
-      if (s >= threshold) out.push({ heldApart: h, training: t, similarity: s });
-    }
-  }
+  alikePairs(heldApart.map(words), training.map(words), threshold, (i, j, s) =>
+    out.push({ heldApart: heldApart[i] as string, training: training[j] as string, similarity: s }),
+  );
   return out;
 }
 
@@ -66,12 +100,11 @@ export function nearDuplicateGroups(texts: readonly string[], threshold = 0.7): 
     return r;
   };
   const sets = texts.map(words);
-  for (let i = 0; i < texts.length; i += 1)
-    for (let j = i + 1; j < texts.length; j += 1)
-      if (jaccard(sets[i] as Set<string>, sets[j] as Set<string>) >= threshold) {
-        const a = root(i);
-        const b = root(j);
-        if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-      }
+  alikePairs(sets, sets, threshold, (i, j) => {
+    if (i >= j) return;
+    const a = root(i);
+    const b = root(j);
+    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+  });
   return new Map(texts.map((t, i) => [t, texts[root(i)] as string]));
 }
