@@ -40,7 +40,7 @@ function jaccard(wa: Set<string>, wb: Set<string>): number {
  * pair (the corpus's 4,000 × 10,000 took 20 s of the test run): two sets that alike share a word among each
  * one's rarest |s| − ⌈threshold·|s|⌉ + 1 words, words ordered the same way for all (prefix filtering), so
  * only pairs sharing such a word are compared — and each exactly, so the answer is the all-pairs answer.
- * Texts without a word are alike only to each other.
+ * Texts without a word are alike only to each other. `threshold` must be above 0 (at 0 every pair is alike).
  */
 function alikePairs(
   a: readonly Set<string>[],
