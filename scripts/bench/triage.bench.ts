@@ -88,8 +88,8 @@ async function bySource(
  * the unseen set's writer is new. For each later source: a model trained on the training split WITHOUT that
  * source's lines, tested on all of them (training and held apart alike), as the shipped classifier
  * otherwise is. "model + floor" leaves out the backstop, whose later phrases were written from sources' own
- * training misses and would flatter them. Each row retrains (about 20 s at 10,000 lines), so with every
- * writer this part takes about 20 minutes: `TRIAGE_WRITERS=eleventh-session` keeps only the sources whose
+ * training misses and would flatter them. Each row retrains (about 24 s at 11,000 lines), so with every
+ * writer this part takes about 25 minutes: `TRIAGE_WRITERS=eleventh-session` keeps only the sources whose
  * name starts so (`TRIAGE_WRITERS=none` skips it).
  */
 async function newWriters(
