@@ -64,7 +64,8 @@ export function usePresence(conversationId: string, active: boolean): Viewer[] {
     if (u.state === 'viewing' && activeRef.current) {
       // Answer with our own "viewing" so they see us now, not at our next heartbeat. Decided here, not in the
       // state updater below (React may run an updater later, or twice): a reconnected viewer we still held
-      // was never answered, and saw us only a minute later (the cards-team e2e test, flaky on that).
+      // was never answered, and saw us only a minute later. (The cards-team e2e test's lost answers had a
+      // second cause on the server: the publisher's cached list of sockets, api-gateway-live.ts.)
       const last = answeredAt.current.get(u.userId);
       if (last === undefined || at - last > ANSWER_EVERY_MS) {
         answeredAt.current.set(u.userId, at);
